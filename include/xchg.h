@@ -1,0 +1,78 @@
+/*
+ * xchg: all-to-all collectives on top of any MPI.
+ *
+ * Every function takes a plain MPI_Comm and MPI's own argument lists and returns
+ * an MPI error code. Errors are raised through the communicator's error handler,
+ * exactly as MPI does: under MPI_ERRORS_RETURN the code comes back to the caller,
+ * and XCHG_Last_error() gives a message that says what was wrong.
+ *
+ * Algorithm selection for a collective, highest priority first:
+ *   1. XCHG_Comm_set_algorithm(comm, "alltoallv", "scattered:batch=8")
+ *   2. the environment: XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLGATHER
+ *   3. xchg's built-in default rule
+ * A selection string is "name" or "name:param=value,param=value".
+ */
+#ifndef XCHG_H
+#define XCHG_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XCHG_VERSION_MAJOR 0
+#define XCHG_VERSION_MINOR 1
+#define XCHG_VERSION_PATCH 0
+
+int XCHG_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+
+int XCHG_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+
+int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+
+/*
+ * Choose the algorithm that `collective` ("alltoall", "alltoallv", "allgather")
+ * uses on `comm` from now on. `selection` is "name[:param=value,...]"; NULL or ""
+ * removes the choice, so the environment or the default applies again. Call it
+ * on every rank of `comm` with the same choice: the first xchg call on a
+ * communicator is collective (it duplicates the communicator), later ones are
+ * local.
+ * Returns MPI_ERR_ARG, with a message listing the valid choices, when the
+ * string names no algorithm or a parameter is unknown or out of range.
+ */
+int XCHG_Comm_set_algorithm(MPI_Comm comm, const char *collective, const char *selection);
+
+/*
+ * What `collective` on `comm` would use now (when `last_used` is 0), or what
+ * its last call did use (when `last_used` is 1), written as a full selection
+ * string with every parameter, e.g. "scattered:batch=32", into `buf`
+ * (`buflen` bytes, always NUL-terminated). What would be used may depend on
+ * the message size: `bytes_per_peer` is the block size in bytes to ask about
+ * (ignored when last_used is 1). Writes "" when the collective was never called.
+ */
+int XCHG_Comm_get_algorithm(MPI_Comm comm, const char *collective, int last_used,
+                            long long bytes_per_peer, char *buf, int buflen);
+
+/* Peak scratch memory (bytes) the last call of `collective` on `comm` held. */
+int XCHG_Comm_get_scratch_peak(MPI_Comm comm, const char *collective, long long *bytes);
+
+/* The detail of the last error xchg raised on this thread ("" if none). */
+const char *XCHG_Last_error(void);
+
+/* Number of registered algorithms for `collective`, and the i-th one's name
+ * and a description of its parameters ("batch=32 [1..P]" style). */
+int XCHG_Algorithm_count(const char *collective, int *count);
+int XCHG_Algorithm_describe(const char *collective, int index, char *name, int namelen,
+                            char *params, int paramslen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XCHG_H */

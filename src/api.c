@@ -1,0 +1,143 @@
+/*
+ * The public entry points: find the communicator's context, normalize and
+ * validate the arguments (locally, before any message, so a detected error
+ * writes nothing), select the algorithm, run it, and report errors through the
+ * user's error handler.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/args.h"
+#include "core/context.h"
+#include "core/error.h"
+#include "select/select.h"
+#include "xchg.h"
+
+/* Run a normalized call: select, run, record what was used. Frees args. */
+static int run_collective(xchg_context *ctx, xchg_args *args)
+{
+    xchg_choice choice;
+    xchg_coll coll = args->coll;
+    int rc = xchg_select(ctx, coll, args->uniform_bytes, &choice);
+    if (rc == MPI_SUCCESS) {
+        ctx->scratch_now = ctx->scratch_peak = 0;
+        xchg_phase_begin_call(ctx);
+        rc = choice.algo->run(ctx, args, &choice);
+        ctx->last[coll] = choice;
+        ctx->has_last[coll] = 1;
+        ctx->last_scratch_peak[coll] = ctx->scratch_peak;
+    }
+    xchg_args_free(args);
+    return rc;
+}
+
+int XCHG_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_alltoallv(&args, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                 recvcounts, rdispls, recvtype, ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Comm_set_algorithm(MPI_Comm comm, const char *collective, const char *selection)
+{
+    xchg_context *ctx;
+    xchg_coll coll;
+    xchg_choice choice;
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS) rc = xchg_coll_from_name(collective, &coll);
+    if (rc == MPI_SUCCESS && (selection == NULL || *selection == '\0')) {
+        ctx->has_override[coll] = 0;
+        return MPI_SUCCESS;
+    }
+    if (rc == MPI_SUCCESS) rc = xchg_choice_parse(coll, selection, ctx->size, &choice);
+    if (rc == MPI_SUCCESS) rc = xchg_choice_check(ctx, &choice);
+    if (rc == MPI_SUCCESS) {
+        ctx->override[coll] = choice;
+        ctx->has_override[coll] = 1;
+    }
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Comm_get_algorithm(MPI_Comm comm, const char *collective, int last_used,
+                            long long bytes_per_peer, char *buf, int buflen)
+{
+    xchg_context *ctx;
+    xchg_coll coll;
+    xchg_choice choice;
+    if (!buf || buflen <= 0) return xchg_raise(comm, xchg_error(MPI_ERR_ARG, "no output buffer"));
+    buf[0] = '\0';
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS) rc = xchg_coll_from_name(collective, &coll);
+    if (rc == MPI_SUCCESS && last_used) {
+        if (ctx->has_last[coll]) xchg_choice_format(&ctx->last[coll], buf, (size_t)buflen);
+        return MPI_SUCCESS;
+    }
+    if (rc == MPI_SUCCESS)
+        rc = xchg_select(ctx, coll, coll == XCHG_ALLTOALLV ? -1 : bytes_per_peer, &choice);
+    if (rc == MPI_SUCCESS) xchg_choice_format(&choice, buf, (size_t)buflen);
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Comm_get_scratch_peak(MPI_Comm comm, const char *collective, long long *bytes)
+{
+    xchg_context *ctx;
+    xchg_coll coll;
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS) rc = xchg_coll_from_name(collective, &coll);
+    if (rc == MPI_SUCCESS) *bytes = (long long)ctx->last_scratch_peak[coll];
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Algorithm_count(const char *collective, int *count)
+{
+    xchg_coll coll;
+    int rc = xchg_coll_from_name(collective, &coll);
+    if (rc == MPI_SUCCESS) *count = xchg_registry_count(coll);
+    return rc;
+}
+
+int XCHG_Algorithm_describe(const char *collective, int index, char *name, int namelen,
+                            char *params, int paramslen)
+{
+    xchg_coll coll;
+    int rc = xchg_coll_from_name(collective, &coll);
+    if (rc != MPI_SUCCESS) return rc;
+    const xchg_algorithm *algo = xchg_registry_get(coll, index);
+    if (!algo) return xchg_error(MPI_ERR_ARG, "no %s algorithm number %d", collective, index);
+    if (name && namelen > 0) snprintf(name, (size_t)namelen, "%s", algo->name);
+    if (params && paramslen > 0) xchg_algorithm_describe_params(algo, params, (size_t)paramslen);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,42 @@
+/*
+ * Bruck allgather (Bruck et al. 1997; MPICH MPIR_Allgather_intra_brucks).
+ *
+ * Packed slots, slot 0 = own block. Round k (k = 1, 2, 4, ... < P): send the
+ * first min(k, P-k) slots to rank-k, receive as many from rank+k into slots
+ * k.. . Afterwards slot i holds the block of rank (rank+i) mod P, unpacked
+ * into place. Works for any P.
+ * Cost: ceil(log2 P) * alpha + (P-1) * beta * m, plus packing.
+ */
+#include "../../core/context.h"
+#include "../../core/error.h"
+#include "../../core/exchange.h"
+
+static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    (void)choice;
+    const int P = a->size, me = a->rank;
+    const size_t m = (size_t)a->uniform_bytes;
+    int rc = MPI_SUCCESS;
+    if (m == 0) return MPI_SUCCESS;
+    char *slots = xchg_scratch_alloc(ctx, (size_t)P * m);
+    if (!slots) return xchg_error(MPI_ERR_NO_MEM, "out of memory (bruck, %zu bytes)", (size_t)P * m);
+    XCHG_CHECK(xchg_pack_block(&a->send, me, slots));
+    for (int k = 1; k < P; k <<= 1) {
+        int count = k < P - k ? k : P - k;
+        XCHG_CHECK(MPI_Sendrecv(slots, (int)(count * m), MPI_BYTE, (me - k + P) % P, 0,
+                                slots + (size_t)k * m, (int)(count * m), MPI_BYTE, (me + k) % P, 0,
+                                a->comm, MPI_STATUS_IGNORE));
+    }
+    for (int i = 0; i < P; i++) XCHG_CHECK(xchg_unpack_block(&a->recv, (me + i) % P, slots + i * m));
+fail:
+    xchg_scratch_free(ctx, slots, (size_t)P * m);
+    return rc;
+}
+
+const xchg_algorithm xchg_algo_allgather_bruck = {
+    .coll = XCHG_ALLGATHER,
+    .name = "bruck",
+    .summary = "Bruck: ceil(log2 P) rounds of packed blocks, any P",
+    .run = bruck,
+    .is_flat = 1,
+};

@@ -1,0 +1,94 @@
+/*
+ * Recursive-doubling allgather for any P (Thakur, Rabenseifner, Gropp 2005,
+ * with the usual fold for P not a power of two).
+ *
+ * Let p2 be the largest power of two <= P. Ranks p2..P-1 ("extras") first
+ * hand their block to rank (rank - p2). Ranks 0..p2-1 then run recursive
+ * doubling: at distance d = 1, 2, 4, ... each exchanges with rank XOR d all
+ * the blocks its aligned group of d ranks holds (theirs and their extras').
+ * Finally each rank below P - p2 sends everything to its extra.
+ * Blocks of consecutive ranks are consecutive in the receive buffer, so every
+ * message is one contiguous run of receive-datatype elements: no packing.
+ * Cost: (ceil(log2 P) + [P != p2] * 2) * alpha + (P-1) * beta * m (the extras'
+ * partners send about 2x that).
+ */
+#include <limits.h>
+
+#include "../../core/error.h"
+#include "../../core/exchange.h"
+
+/* Post a send or receive of the blocks of ranks [first, last) via recvbuf. */
+static int post_run(const xchg_args *a, int first, int last, int peer, int sending,
+                    MPI_Request *req, int *nreq)
+{
+    if (last <= first) return MPI_SUCCESS;
+    const xchg_side *r = &a->recv;
+    int64_t count = (int64_t)(last - first) * r->counts[0];
+    if (count > INT_MAX)
+        return xchg_error(MPI_ERR_COUNT, "recursive_doubling: %lld elements in one message",
+                          (long long)count);
+    char *ptr = xchg_side_block_ptr(r, first);
+    (*nreq)++;
+    return sending ? MPI_Isend(ptr, (int)count, r->type.type, peer, 0, a->comm, req)
+                   : MPI_Irecv(ptr, (int)count, r->type.type, peer, 0, a->comm, req);
+}
+
+/* Blocks held by the aligned group of `d` ranks that contains `rank`. */
+static int post_group(const xchg_args *a, int p2, int rank, int d, int peer, int sending,
+                      MPI_Request *reqs, int *nreq)
+{
+    int rc, lo = rank & ~(d - 1), hi = lo + d, extras = a->size - p2;
+    rc = post_run(a, lo, hi, peer, sending, &reqs[*nreq], nreq);
+    if (rc == MPI_SUCCESS && lo < extras)
+        rc = post_run(a, p2 + lo, p2 + (hi < extras ? hi : extras), peer, sending, &reqs[*nreq], nreq);
+    return rc;
+}
+
+static int recursive_doubling(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    (void)ctx; (void)choice;
+    const int P = a->size, me = a->rank;
+    int p2 = 1, rc = MPI_SUCCESS, n = 0;
+    MPI_Request reqs[4];
+    while (p2 * 2 <= P) p2 *= 2;
+    XCHG_CHECK(xchg_copy_self_block(a));
+    if (a->uniform_bytes == 0) return MPI_SUCCESS;
+
+    if (me >= p2) { /* extra: hand over, then receive everything else */
+        XCHG_CHECK(post_run(a, me, me + 1, me - p2, 1, &reqs[n], &n));
+        XCHG_CHECK(post_run(a, 0, me, me - p2, 0, &reqs[n], &n));
+        XCHG_CHECK(post_run(a, me + 1, P, me - p2, 0, &reqs[n], &n));
+        XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+        return MPI_SUCCESS;
+    }
+    int extra = me + p2 < P ? me + p2 : -1;
+    if (extra >= 0) {
+        XCHG_CHECK(post_run(a, extra, extra + 1, extra, 0, &reqs[n], &n));
+        XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+        n = 0;
+    }
+    for (int d = 1; d < p2; d <<= 1) {
+        int partner = me ^ d;
+        XCHG_CHECK(post_group(a, p2, partner, d, partner, 0, reqs, &n));
+        XCHG_CHECK(post_group(a, p2, me, d, partner, 1, reqs, &n));
+        XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+        n = 0;
+    }
+    if (extra >= 0) {
+        XCHG_CHECK(post_run(a, 0, extra, extra, 1, &reqs[n], &n));
+        XCHG_CHECK(post_run(a, extra + 1, P, extra, 1, &reqs[n], &n));
+        XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+    }
+    return MPI_SUCCESS;
+fail:
+    if (n > 0) MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    return rc;
+}
+
+const xchg_algorithm xchg_algo_allgather_recursive_doubling = {
+    .coll = XCHG_ALLGATHER,
+    .name = "recursive_doubling",
+    .summary = "recursive doubling, folded for any P",
+    .run = recursive_doubling,
+    .is_flat = 1,
+};

@@ -1,0 +1,37 @@
+/*
+ * Ring allgather (MPICH MPIR_Allgather_intra_ring, Open MPI coll/tuned "ring").
+ *
+ * Step s (0..P-2): send the block of rank (rank-s) to rank+1 and receive the
+ * block of rank (rank-s-1) from rank-1, straight into the receive buffer with
+ * the receive datatype (each block is forwarded as it arrived).
+ * Cost: (P-1) * alpha + (P-1) * beta * m: bandwidth-optimal, latency-poor.
+ */
+#include "../../core/error.h"
+#include "../../core/exchange.h"
+
+static int ring(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    (void)ctx; (void)choice;
+    const int P = a->size, me = a->rank;
+    const xchg_side *r = &a->recv;
+    int rc = MPI_SUCCESS;
+    XCHG_CHECK(xchg_copy_self_block(a));
+    if (a->uniform_bytes == 0) return MPI_SUCCESS;
+    for (int s = 0; s < P - 1; s++) {
+        int send_block = (me - s + P) % P, recv_block = (me - s - 1 + P) % P;
+        XCHG_CHECK(MPI_Sendrecv(xchg_side_block_ptr(r, send_block), r->counts[send_block],
+                                r->type.type, (me + 1) % P, 0, xchg_side_block_ptr(r, recv_block),
+                                r->counts[recv_block], r->type.type, (me - 1 + P) % P, 0,
+                                a->comm, MPI_STATUS_IGNORE));
+    }
+fail:
+    return rc;
+}
+
+const xchg_algorithm xchg_algo_allgather_ring = {
+    .coll = XCHG_ALLGATHER,
+    .name = "ring",
+    .summary = "P-1 steps around a ring (bandwidth-optimal)",
+    .run = ring,
+    .is_flat = 1,
+};

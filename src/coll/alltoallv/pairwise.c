@@ -1,0 +1,52 @@
+/*
+ * Pairwise exchange (paper "multipair-alltoallv-heffte", Algorithm 1; Open MPI
+ * coll/tuned "pairwise", MPICH "pairwise").
+ *
+ * P-1 steps; in step i each rank sends one block and receives one block with a
+ * single MPI_Sendrecv, so at most one message per rank is in flight.
+ *   order=shift: send to rank+i, receive from rank-i (any P)
+ *   order=xor:   exchange with rank XOR i (P a power of two): both directions
+ *                of a pair travel in the same step
+ * Cost: (P-1) * (alpha + beta * m) for blocks of m bytes; every step waits for
+ * the slowest of its two partners, so late arrivals propagate.
+ */
+#include "../../core/error.h"
+#include "../../core/exchange.h"
+
+enum { ORDER_SHIFT, ORDER_XOR };
+static const char *const order_names[] = {"shift", "xor", NULL};
+
+static int pairwise(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    (void)ctx;
+    int rc = MPI_SUCCESS, xor_order = xchg_choice_param(choice, "order") == ORDER_XOR;
+    XCHG_CHECK(xchg_copy_self_block(a));
+    for (int i = 1; i < a->size; i++) {
+        int to = xor_order ? a->rank ^ i : xchg_send_peer(a, i);
+        int from = xor_order ? a->rank ^ i : xchg_recv_peer(a, i);
+        /* An empty block in one direction becomes MPI_PROC_NULL. */
+        XCHG_CHECK(MPI_Sendrecv(xchg_side_block_ptr(&a->send, to), a->send.counts[to],
+                                a->send.type.type, a->send.bytes[to] ? to : MPI_PROC_NULL, 0,
+                                xchg_side_block_ptr(&a->recv, from), a->recv.counts[from],
+                                a->recv.type.type, a->recv.bytes[from] ? from : MPI_PROC_NULL, 0,
+                                a->comm, MPI_STATUS_IGNORE));
+    }
+fail:
+    return rc;
+}
+
+static const char *needs_power_of_two(const xchg_context *ctx, const xchg_choice *choice)
+{
+    int p = ctx->size;
+    if (xchg_choice_param(choice, "order") == ORDER_XOR && (p & (p - 1)) != 0)
+        return "order=xor needs a power-of-two number of ranks";
+    return NULL;
+}
+
+XCHG_REGISTER_DIRECT(pairwise, .name = "pairwise",
+                     .summary = "P-1 steps of one MPI_Sendrecv each",
+                     .run = pairwise, .num_params = 1,
+                     .params = {{.name = "order", .kind = XCHG_PARAM_ENUM, .def = ORDER_SHIFT,
+                                 .names = order_names,
+                                 .help = "peer order: rank+-i, or rank XOR i (P = 2^k)"}},
+                     .applicable = needs_power_of_two)

@@ -1,0 +1,31 @@
+/*
+ * Multi-pair non-blocking exchange (paper "multipair-alltoallv-heffte",
+ * Algorithm 4).
+ *
+ * A sliding window: `window` receives (from rank-1, rank-2, ...) and
+ * `window` sends (to rank+1, rank+2, ...) are in flight; MPI_Waitany reports
+ * one that completed and the next exchange of the same kind takes its slot.
+ * Sends and receives advance independently, so a late peer holds only one
+ * slot while the others keep moving. (The loop itself is xchg_sliding_window
+ * in core/exchange.c, shared with testany.)
+ * Cost: about (P-1)/w * alpha + (P-1) * beta * m, at most 2w messages in flight.
+ */
+#include "../../core/error.h"
+#include "../../core/exchange.h"
+
+static int waitany(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    int rc = MPI_SUCCESS;
+    int64_t window = xchg_choice_param(choice, "window");
+    XCHG_CHECK(xchg_copy_self_block(a));
+    XCHG_CHECK(xchg_sliding_window(ctx, a, window < a->size ? (int)window : a->size, 0, 0));
+fail:
+    return rc;
+}
+
+XCHG_REGISTER_DIRECT(waitany, .name = "waitany",
+                     .summary = "sliding window of `window` exchanges driven by MPI_Waitany",
+                     .run = waitany, .num_params = 1,
+                     .params = {{.name = "window", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
+                                 .max = XCHG_RANGE_MAXINT,
+                                 .help = "sends and receives in flight (the paper's stride)"}})

@@ -1,0 +1,304 @@
+/* Validation and normalization of the collectives' arguments. */
+#include "args.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+static const char *const coll_names[XCHG_NUM_COLL] = {"alltoall", "alltoallv", "allgather"};
+
+const char *xchg_coll_name(xchg_coll coll)
+{
+    return coll_names[coll];
+}
+
+int xchg_coll_from_name(const char *name, xchg_coll *coll)
+{
+    for (int c = 0; c < XCHG_NUM_COLL; c++)
+        if (name && strcmp(name, coll_names[c]) == 0) {
+            *coll = (xchg_coll)c;
+            return MPI_SUCCESS;
+        }
+    return xchg_error(MPI_ERR_ARG, "unknown collective '%s': valid choices are alltoall, "
+                                   "alltoallv, allgather", name ? name : "(null)");
+}
+
+int xchg_type_describe(MPI_Datatype type, xchg_type_info *info)
+{
+    int rc, size;
+    MPI_Aint lb, extent, true_lb, true_extent;
+    memset(info, 0, sizeof *info);
+    if (type == MPI_DATATYPE_NULL)
+        return xchg_error(MPI_ERR_TYPE, "datatype is MPI_DATATYPE_NULL");
+    XCHG_CHECK(MPI_Type_size(type, &size));
+    XCHG_CHECK(MPI_Type_get_extent(type, &lb, &extent));
+    XCHG_CHECK(MPI_Type_get_true_extent(type, &true_lb, &true_extent));
+    info->type = type;
+    info->size = size;
+    info->extent = extent;
+    info->true_lb = true_lb;
+    info->true_extent = true_extent;
+    /* Contiguous bytes: the data fills exactly [0, size) and the next element
+     * starts right after it. A type with gaps fails true_extent == size. */
+    info->contiguous = (true_lb == 0 && true_extent == size && extent == size);
+fail:
+    return rc;
+}
+
+/* Per-peer arrays of one side, carved from one allocation owned by the args. */
+typedef struct side_arrays { int *counts; int64_t *offsets, *bytes; } side_arrays;
+
+static int alloc_arrays(xchg_args *a, int size, int nsides, side_arrays *arr)
+{
+    size_t per_side = (size_t)size * (sizeof(int) + 2 * sizeof(int64_t));
+    char *mem = xchg_malloc(per_side * (size_t)nsides + 1);
+    if (!mem) return xchg_error(MPI_ERR_NO_MEM, "out of memory (%zu bytes)", per_side * nsides);
+    a->owned = mem;
+    for (int s = 0; s < nsides; s++) {
+        arr[s].offsets = (int64_t *)mem;
+        arr[s].bytes = arr[s].offsets + size;
+        arr[s].counts = (int *)(arr[s].bytes + size);
+        mem += per_side;
+    }
+    return MPI_SUCCESS;
+}
+
+static void side_init(xchg_side *s, const side_arrays *arr, void *buf)
+{
+    s->buf = buf;
+    s->counts = arr->counts;
+    s->offsets = arr->offsets;
+    s->bytes = arr->bytes;
+}
+
+/* Check one side's counts and buffer; fill bytes. */
+static int side_check(xchg_side *s, int size, const char *what)
+{
+    int any = 0;
+    for (int p = 0; p < size; p++) {
+        if (s->counts[p] < 0)
+            return xchg_error(MPI_ERR_COUNT, "%s count for rank %d is negative (%d)", what, p,
+                              s->counts[p]);
+        s->bytes[p] = (int64_t)s->counts[p] * s->type.size;
+        if (s->counts[p] > 0 && s->type.size > 0) any = 1;
+    }
+    if (any && s->buf == NULL)
+        return xchg_error(MPI_ERR_BUFFER, "%s buffer is NULL but a %s count is not zero", what, what);
+    return MPI_SUCCESS;
+}
+
+/*
+ * MPI_IN_PLACE: the data to send sits in the receive buffer, laid out like the
+ * receive blocks (for allgather: only the own block). Copy the span of bytes
+ * those blocks cover into memory of our own and send from the copy with the
+ * receive datatype, so that receiving never overwrites data not yet sent.
+ * `own_block_only` selects allgather's meaning.
+ */
+static int resolve_in_place(xchg_args *a, side_arrays *send_arr, int own_block_only)
+{
+    const xchg_side *r = &a->recv;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int p = 0; p < a->size; p++) {
+        int src = own_block_only ? a->rank : p;
+        if (r->counts[src] == 0 || r->type.size == 0) continue;
+        int64_t first = r->offsets[src] + r->type.true_lb;
+        int64_t last = r->offsets[src] + (int64_t)(r->counts[src] - 1) * r->type.extent +
+                       r->type.true_lb + r->type.true_extent;
+        if (first < lo) lo = first;
+        if (last > hi) hi = last;
+    }
+    a->send.type = r->type;
+    a->send.buf = NULL;
+    for (int p = 0; p < a->size; p++) {
+        int src = own_block_only ? a->rank : p;
+        send_arr->counts[p] = r->counts[src];
+        send_arr->bytes[p] = r->bytes[src];
+        send_arr->offsets[p] = lo <= hi ? r->offsets[src] - lo : 0;
+    }
+    a->in_place = 1;
+    if (lo > hi) return MPI_SUCCESS; /* nothing to send */
+    char *copy = xchg_malloc((size_t)(hi - lo));
+    if (!copy) return xchg_error(MPI_ERR_NO_MEM, "out of memory for the MPI_IN_PLACE copy");
+    memcpy(copy, r->buf + lo, (size_t)(hi - lo));
+    a->owned_copy = copy;
+    a->send.buf = copy;
+    return MPI_SUCCESS;
+}
+
+static void args_init(xchg_args *a, xchg_coll coll, MPI_Comm comm, int rank, int size)
+{
+    memset(a, 0, sizeof *a);
+    a->coll = coll;
+    a->comm = comm;
+    a->rank = rank;
+    a->size = size;
+    a->uniform_bytes = -1;
+}
+
+/* Shared tail of the three normalizers: recv side described and checked
+ * already; fill the send side from the user's or resolve MPI_IN_PLACE. */
+static int finish_send_side(xchg_args *a, side_arrays *send_arr, const void *sendbuf,
+                            MPI_Datatype sendtype, int own_block_only)
+{
+    int rc;
+    if (sendbuf == MPI_IN_PLACE) return resolve_in_place(a, send_arr, own_block_only);
+    XCHG_CHECK(xchg_type_describe(sendtype, &a->send.type));
+    side_init(&a->send, send_arr, (void *)sendbuf);
+    XCHG_CHECK(side_check(&a->send, a->size, "send"));
+fail:
+    return rc;
+}
+
+int xchg_args_alltoallv(xchg_args *a, const void *sendbuf, const int *sendcounts,
+                        const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                        const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                        MPI_Comm comm, int rank, int size)
+{
+    side_arrays arr[2];
+    int rc;
+    args_init(a, XCHG_ALLTOALLV, comm, rank, size);
+    if (!recvcounts || !rdispls)
+        return xchg_error(MPI_ERR_ARG, "recvcounts or rdispls is NULL");
+    if (sendbuf != MPI_IN_PLACE && (!sendcounts || !sdispls))
+        return xchg_error(MPI_ERR_ARG, "sendcounts or sdispls is NULL");
+    XCHG_CHECK(xchg_type_describe(recvtype, &a->recv.type));
+    XCHG_CHECK(alloc_arrays(a, size, 2, arr));
+    side_init(&a->recv, &arr[1], recvbuf);
+    for (int p = 0; p < size; p++) {
+        arr[1].counts[p] = recvcounts[p];
+        arr[1].offsets[p] = (int64_t)rdispls[p] * a->recv.type.extent;
+    }
+    XCHG_CHECK(side_check(&a->recv, size, "receive"));
+    if (sendbuf != MPI_IN_PLACE)
+        for (int p = 0; p < size; p++) arr[0].counts[p] = sendcounts[p];
+    XCHG_CHECK(finish_send_side(a, &arr[0], sendbuf, sendtype, 0));
+    if (sendbuf != MPI_IN_PLACE) /* the extent is known only now */
+        for (int p = 0; p < size; p++) arr[0].offsets[p] = (int64_t)sdispls[p] * a->send.type.extent;
+    return MPI_SUCCESS;
+fail:
+    xchg_args_free(a);
+    return rc;
+}
+
+/* Uniform blocks: the normalizer shared by alltoall and allgather. */
+static int args_uniform(xchg_args *a, xchg_coll coll, const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, int rank, int size)
+{
+    side_arrays arr[2];
+    int rc;
+    int send_block_is_shared = (coll == XCHG_ALLGATHER); /* one block sent to all */
+    args_init(a, coll, comm, rank, size);
+    XCHG_CHECK(xchg_type_describe(recvtype, &a->recv.type));
+    XCHG_CHECK(alloc_arrays(a, size, 2, arr));
+    side_init(&a->recv, &arr[1], recvbuf);
+    for (int p = 0; p < size; p++) {
+        arr[1].counts[p] = recvcount;
+        arr[1].offsets[p] = (int64_t)p * recvcount * a->recv.type.extent;
+    }
+    XCHG_CHECK(side_check(&a->recv, size, "receive"));
+    if (sendbuf != MPI_IN_PLACE) {
+        XCHG_CHECK(xchg_type_describe(sendtype, &a->send.type));
+        for (int p = 0; p < size; p++) {
+            arr[0].counts[p] = sendcount;
+            arr[0].offsets[p] =
+                send_block_is_shared ? 0 : (int64_t)p * sendcount * a->send.type.extent;
+        }
+    }
+    XCHG_CHECK(finish_send_side(a, &arr[0], sendbuf, sendtype, send_block_is_shared));
+    if (a->send.bytes[rank] != a->recv.bytes[rank])
+        return xchg_args_free(a),
+               xchg_error(MPI_ERR_TRUNCATE,
+                          "send block is %lld bytes but receive block is %lld bytes",
+                          (long long)a->send.bytes[rank], (long long)a->recv.bytes[rank]);
+    a->uniform_bytes = a->recv.bytes[rank];
+    return MPI_SUCCESS;
+fail:
+    xchg_args_free(a);
+    return rc;
+}
+
+int xchg_args_alltoall(xchg_args *a, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       int rank, int size)
+{
+    return args_uniform(a, XCHG_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, comm, rank, size);
+}
+
+int xchg_args_allgather(xchg_args *a, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        int rank, int size)
+{
+    return args_uniform(a, XCHG_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                        recvtype, comm, rank, size);
+}
+
+void xchg_args_free(xchg_args *a)
+{
+    free(a->owned);
+    free(a->owned_copy);
+    a->owned = a->owned_copy = NULL;
+}
+
+int xchg_pack_block(const xchg_side *s, int peer, void *dst)
+{
+    if (s->bytes[peer] == 0) return MPI_SUCCESS;
+    const char *src = xchg_side_block_ptr(s, peer);
+    if (s->type.contiguous) {
+        memcpy(dst, src, (size_t)s->bytes[peer]);
+        return MPI_SUCCESS;
+    }
+    if (s->bytes[peer] > INT_MAX)
+        return xchg_error(MPI_ERR_COUNT, "block of %lld bytes is too large to pack",
+                          (long long)s->bytes[peer]);
+    int position = 0;
+    return MPI_Pack(src, s->counts[peer], s->type.type, dst, (int)s->bytes[peer], &position,
+                    MPI_COMM_SELF);
+}
+
+int xchg_unpack_block(const xchg_side *s, int peer, const void *src)
+{
+    if (s->bytes[peer] == 0) return MPI_SUCCESS;
+    char *dst = xchg_side_block_ptr(s, peer);
+    if (s->type.contiguous) {
+        memcpy(dst, src, (size_t)s->bytes[peer]);
+        return MPI_SUCCESS;
+    }
+    if (s->bytes[peer] > INT_MAX)
+        return xchg_error(MPI_ERR_COUNT, "block of %lld bytes is too large to unpack",
+                          (long long)s->bytes[peer]);
+    int position = 0;
+    return MPI_Unpack(src, (int)s->bytes[peer], &position, dst, s->counts[peer], s->type.type,
+                      MPI_COMM_SELF);
+}
+
+int xchg_copy_self_block(const xchg_args *a)
+{
+    const xchg_side *s = &a->send, *r = &a->recv;
+    int me = a->rank, rc = MPI_SUCCESS;
+    char *packed = NULL;
+    if (r->bytes[me] == 0) return MPI_SUCCESS;
+    if (s->type.contiguous && r->type.contiguous) {
+        memcpy(xchg_side_block_ptr(r, me), xchg_side_block_ptr(s, me), (size_t)r->bytes[me]);
+        return MPI_SUCCESS;
+    }
+    XCHG_ALLOC(packed, (size_t)r->bytes[me]);
+    XCHG_CHECK(xchg_pack_block(s, me, packed));
+    XCHG_CHECK(xchg_unpack_block(r, me, packed));
+fail:
+    free(packed);
+    return rc;
+}
+
+int64_t xchg_max_block_bytes(const xchg_args *a)
+{
+    int64_t max = 0;
+    for (int p = 0; p < a->size; p++) {
+        if (a->send.bytes[p] > max) max = a->send.bytes[p];
+        if (a->recv.bytes[p] > max) max = a->recv.bytes[p];
+    }
+    return max;
+}

@@ -1,0 +1,87 @@
+/*
+ * Normalized arguments. Every entry point converts its arguments once into an
+ * xchg_args: per-peer element counts, 64-bit byte offsets and byte sizes, and
+ * what the datatypes look like. MPI_IN_PLACE is resolved here: the blocks to
+ * send are copied out of the receive buffer into scratch memory first, so no
+ * algorithm ever sees MPI_IN_PLACE.
+ *
+ * Direct algorithms hand the user's datatypes straight to MPI
+ * (xchg_side_block_ptr with side->counts and side->type). Algorithms that
+ * forward data through other ranks move packed bytes: xchg_pack_block and
+ * xchg_unpack_block convert between a block and its packed form.
+ */
+#ifndef XCHG_CORE_ARGS_H
+#define XCHG_CORE_ARGS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+typedef enum { XCHG_ALLTOALL = 0, XCHG_ALLTOALLV = 1, XCHG_ALLGATHER = 2, XCHG_NUM_COLL = 3 } xchg_coll;
+
+const char *xchg_coll_name(xchg_coll coll);
+int xchg_coll_from_name(const char *name, xchg_coll *coll);
+
+typedef struct xchg_type_info {
+    MPI_Datatype type;
+    int64_t size;        /* bytes of data in one element */
+    int64_t extent;      /* stride between consecutive elements */
+    int64_t true_lb;     /* first byte touched, relative to the element start */
+    int64_t true_extent; /* bytes spanned by one element */
+    int contiguous;      /* one element is `size` contiguous bytes at offset 0
+                            and elements follow each other without gaps */
+} xchg_type_info;
+
+/* One side (send or receive) of an exchange. */
+typedef struct xchg_side {
+    char *buf;               /* base address */
+    int *counts;             /* [P] elements per peer */
+    int64_t *offsets;        /* [P] byte offset of each peer's block from buf */
+    int64_t *bytes;          /* [P] packed bytes per peer (counts * type size) */
+    xchg_type_info type;
+} xchg_side;
+
+typedef struct xchg_args {
+    xchg_coll coll;
+    MPI_Comm comm;           /* xchg's private duplicate of the user's comm */
+    int rank, size;
+    xchg_side send, recv;
+    int in_place;            /* send blocks were copied out of recvbuf */
+    int64_t uniform_bytes;   /* packed bytes per peer for alltoall/allgather, else -1 */
+    void *owned;             /* per-peer arrays (freed by xchg_args_free) */
+    void *owned_copy;        /* the MPI_IN_PLACE copy of the send blocks */
+} xchg_args;
+
+/* Fill a type description; MPI_ERR_TYPE for MPI_DATATYPE_NULL. */
+int xchg_type_describe(MPI_Datatype type, xchg_type_info *info);
+
+/* Validate and normalize the three collectives' arguments (local; no messages). */
+int xchg_args_alltoallv(xchg_args *a, const void *sendbuf, const int *sendcounts,
+                        const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                        const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                        MPI_Comm comm, int rank, int size);
+int xchg_args_alltoall(xchg_args *a, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
+int xchg_args_allgather(xchg_args *a, const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
+void xchg_args_free(xchg_args *a);
+
+/* Address of `peer`'s block on one side. */
+static inline char *xchg_side_block_ptr(const xchg_side *s, int peer)
+{
+    return s->buf + s->offsets[peer];
+}
+
+/* Pack `peer`'s block of `side` into `dst` (side->bytes[peer] bytes). */
+int xchg_pack_block(const xchg_side *side, int peer, void *dst);
+/* Unpack side->bytes[peer] packed bytes from `src` into `peer`'s block. */
+int xchg_unpack_block(const xchg_side *side, int peer, const void *src);
+
+/* Copy the own block from the send side to the receive side. */
+int xchg_copy_self_block(const xchg_args *a);
+
+/* Largest packed block this rank sends or receives. */
+int64_t xchg_max_block_bytes(const xchg_args *a);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * The per-communicator context and its life cycle.
+ *
+ * A keyval is created on first use. The context is attached to the user's
+ * communicator; its delete callback (run by MPI_Comm_free, or when the
+ * attribute is deleted) frees the private duplicate, the sub-communicators and
+ * the topology. Communicators that are never freed (MPI_COMM_WORLD, leaked
+ * ones) are cleaned up at MPI_Finalize: an attribute on MPI_COMM_SELF, whose
+ * delete callback MPI runs first thing in MPI_Finalize, deletes every live
+ * context and then the keyvals.
+ */
+#include "context.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+static int context_keyval = MPI_KEYVAL_INVALID;
+static int finalize_keyval = MPI_KEYVAL_INVALID;
+static xchg_context *live_contexts;
+
+static void unlink_live(xchg_context *ctx)
+{
+    for (xchg_context **p = &live_contexts; *p; p = &(*p)->next_live)
+        if (*p == ctx) {
+            *p = ctx->next_live;
+            return;
+        }
+}
+
+static void context_destroy(xchg_context *ctx)
+{
+    for (int i = 0; i < ctx->num_subcomms; i++) MPI_Comm_free(&ctx->subcomms[i].comm);
+    if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
+    xchg_topology_free(&ctx->topo);
+    unlink_live(ctx);
+    free(ctx);
+}
+
+static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm; (void)keyval; (void)extra;
+    context_destroy(value);
+    return MPI_SUCCESS;
+}
+
+/* MPI_Finalize: free every context still alive, then the keyvals. */
+static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm; (void)keyval; (void)value; (void)extra;
+    while (live_contexts) {
+        /* Deleting the attribute runs delete_context, which unlinks it. */
+        xchg_context *ctx = live_contexts;
+        if (MPI_Comm_delete_attr(ctx->user_comm, context_keyval) != MPI_SUCCESS)
+            context_destroy(ctx);
+    }
+    MPI_Comm_free_keyval(&context_keyval);
+    MPI_Comm_free_keyval(&finalize_keyval);
+    return MPI_SUCCESS;
+}
+
+static int ensure_keyvals(void)
+{
+    int rc = MPI_SUCCESS;
+    if (context_keyval != MPI_KEYVAL_INVALID) return MPI_SUCCESS;
+    XCHG_CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_context, &context_keyval, NULL));
+    XCHG_CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &finalize_keyval, NULL));
+    XCHG_CHECK(MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL));
+fail:
+    return rc;
+}
+
+int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
+{
+    int rc, found = 0;
+    xchg_context *ctx = NULL;
+    if (user_comm == MPI_COMM_NULL) return xchg_error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
+    XCHG_CHECK(ensure_keyvals());
+    XCHG_CHECK(MPI_Comm_get_attr(user_comm, context_keyval, &ctx, &found));
+    if (found) {
+        *out = ctx;
+        return MPI_SUCCESS;
+    }
+    int inter = 0;
+    XCHG_CHECK(MPI_Comm_test_inter(user_comm, &inter));
+    if (inter) return xchg_error(MPI_ERR_COMM, "inter-communicators are not supported");
+    ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
+    ctx->user_comm = user_comm;
+    ctx->comm = MPI_COMM_NULL;
+    XCHG_CHECK(MPI_Comm_dup(user_comm, &ctx->comm));
+    XCHG_CHECK(MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN));
+    XCHG_CHECK(MPI_Comm_rank(ctx->comm, &ctx->rank));
+    XCHG_CHECK(MPI_Comm_size(ctx->comm, &ctx->size));
+    XCHG_CHECK(xchg_topology_build(ctx->comm, &ctx->topo));
+    ctx->next_live = live_contexts;
+    live_contexts = ctx;
+    rc = MPI_Comm_set_attr(user_comm, context_keyval, ctx);
+    if (rc != MPI_SUCCESS) {
+        unlink_live(ctx);
+        goto fail;
+    }
+    *out = ctx;
+    return MPI_SUCCESS;
+fail:
+    if (ctx && !found) {
+        if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
+        xchg_topology_free(&ctx->topo);
+        free(ctx);
+    }
+    return rc;
+}
+
+int xchg_context_split(xchg_context *ctx, const char *name, int color, int key, MPI_Comm *out)
+{
+    int rc;
+    for (int i = 0; i < ctx->num_subcomms; i++)
+        if (strcmp(ctx->subcomms[i].key, name) == 0) {
+            *out = ctx->subcomms[i].comm;
+            return MPI_SUCCESS;
+        }
+    if (ctx->num_subcomms == XCHG_MAX_SUBCOMMS || strlen(name) >= sizeof ctx->subcomms[0].key)
+        return xchg_error(MPI_ERR_INTERN, "too many cached sub-communicators");
+    xchg_subcomm *sc = &ctx->subcomms[ctx->num_subcomms];
+    XCHG_CHECK(MPI_Comm_split(ctx->comm, color, key, &sc->comm));
+    if (sc->comm != MPI_COMM_NULL) XCHG_CHECK(MPI_Comm_set_errhandler(sc->comm, MPI_ERRORS_RETURN));
+    strcpy(sc->key, name);
+    ctx->num_subcomms++;
+    *out = sc->comm;
+fail:
+    return rc;
+}
+
+int xchg_context_node_comm(xchg_context *ctx, MPI_Comm *out)
+{
+    return xchg_context_split(ctx, "node", ctx->topo.node_of_rank[ctx->rank],
+                              ctx->topo.local_rank_of[ctx->rank], out);
+}
+
+void *xchg_scratch_alloc(xchg_context *ctx, size_t nbytes)
+{
+    void *p = xchg_malloc(nbytes);
+    if (p) {
+        ctx->scratch_now += nbytes;
+        if (ctx->scratch_now > ctx->scratch_peak) ctx->scratch_peak = ctx->scratch_now;
+    }
+    return p;
+}
+
+void xchg_scratch_free(xchg_context *ctx, void *ptr, size_t nbytes)
+{
+    if (!ptr) return;
+    free(ptr);
+    ctx->scratch_now -= nbytes;
+}
+
+void xchg_phase_begin_call(xchg_context *ctx)
+{
+    ctx->phases.count = 0;
+    ctx->phases.mark = MPI_Wtime();
+}
+
+void xchg_phase_end(xchg_context *ctx, const char *phase)
+{
+    double now = MPI_Wtime();
+    xchg_phase_times *t = &ctx->phases;
+    int i = 0;
+    while (i < t->count && strcmp(t->name[i], phase) != 0) i++;
+    if (i == t->count) {
+        if (t->count == XCHG_MAX_PHASES) return;
+        t->name[t->count] = phase;
+        t->seconds[t->count++] = 0;
+    }
+    t->seconds[i] += now - t->mark;
+    t->mark = now;
+}

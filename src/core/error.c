@@ -1,0 +1,43 @@
+/* Error messages and raising errors through the user's error handler. */
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xchg.h"
+
+static _Thread_local char last_error[1024];
+
+int xchg_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+const char *XCHG_Last_error(void)
+{
+    return last_error;
+}
+
+void *xchg_malloc(size_t nbytes)
+{
+    return nbytes ? malloc(nbytes) : NULL;
+}
+
+int xchg_raise(MPI_Comm user_comm, int code)
+{
+    if (code == MPI_SUCCESS) return code;
+    MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+    if (user_comm != MPI_COMM_NULL && MPI_Comm_get_errhandler(user_comm, &handler) == MPI_SUCCESS) {
+        if (handler == MPI_ERRORS_ARE_FATAL) {
+            fprintf(stderr, "xchg: %s\n", last_error[0] ? last_error : "MPI error");
+        }
+        if (handler != MPI_ERRHANDLER_NULL) MPI_Errhandler_free(&handler);
+        MPI_Comm_call_errhandler(user_comm, code);
+    }
+    return code;
+}

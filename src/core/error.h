@@ -1,0 +1,35 @@
+/* Errors: every MPI call checked, one exit path, messages like MPI's. */
+#ifndef XCHG_CORE_ERROR_H
+#define XCHG_CORE_ERROR_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* Record a message for XCHG_Last_error() and return `code`. */
+int xchg_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Raise `code` through the user's communicator error handler, as MPI does.
+ * Under MPI_ERRORS_ARE_FATAL the message is printed before the abort. */
+int xchg_raise(MPI_Comm user_comm, int code);
+
+/* Check an MPI call; on failure store the code in `rc` and jump to `fail`. */
+#define XCHG_CHECK(call)                                                             \
+    do {                                                                             \
+        rc = (call);                                                                 \
+        if (rc != MPI_SUCCESS) goto fail;                                            \
+    } while (0)
+
+/* Allocate or fail with MPI_ERR_NO_MEM (stores into `rc`, jumps to `fail`). */
+#define XCHG_ALLOC(ptr, nbytes)                                                      \
+    do {                                                                             \
+        (ptr) = xchg_malloc(nbytes);                                                 \
+        if ((ptr) == NULL && (nbytes) != 0) {                                        \
+            rc = xchg_error(MPI_ERR_NO_MEM, "out of memory (%zu bytes)",             \
+                            (size_t)(nbytes));                                       \
+            goto fail;                                                               \
+        }                                                                            \
+    } while (0)
+
+void *xchg_malloc(size_t nbytes);
+
+#endif

@@ -1,0 +1,80 @@
+#include "exchange.h"
+
+#include <stdlib.h>
+
+#include "error.h"
+
+int xchg_exchange_steps(const xchg_args *a, int first_step, int nsteps, int interleave, int tag,
+                        MPI_Request *reqs)
+{
+    int rc = MPI_SUCCESS, n = 0;
+    for (int i = first_step; i < first_step + nsteps; i++) {
+        int from = xchg_recv_peer(a, i);
+        if (a->recv.bytes[from] > 0) XCHG_CHECK(xchg_irecv_block(a, from, tag, &reqs[n++]));
+        if (!interleave) continue;
+        int to = xchg_send_peer(a, i);
+        if (a->send.bytes[to] > 0) XCHG_CHECK(xchg_isend_block(a, to, tag, &reqs[n++]));
+    }
+    for (int i = first_step; i < first_step + nsteps && !interleave; i++) {
+        int to = xchg_send_peer(a, i);
+        if (a->send.bytes[to] > 0) XCHG_CHECK(xchg_isend_block(a, to, tag, &reqs[n++]));
+    }
+    XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+    return MPI_SUCCESS;
+fail:
+    /* Requests already posted must not outlive their buffers' owner. */
+    MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    return rc;
+}
+
+/* Next step (from *step on) whose block to/from the peer is not empty, or 0. */
+static int next_step(const xchg_args *a, int *step, int sending)
+{
+    while (*step < a->size) {
+        int s = (*step)++;
+        int peer = sending ? xchg_send_peer(a, s) : xchg_recv_peer(a, s);
+        int64_t bytes = sending ? a->send.bytes[peer] : a->recv.bytes[peer];
+        if (bytes > 0) return s;
+    }
+    return 0;
+}
+
+static int post(const xchg_args *a, int step, int sending, int tag, MPI_Request *req)
+{
+    return sending ? xchg_isend_block(a, xchg_send_peer(a, step), tag, req)
+                   : xchg_irecv_block(a, xchg_recv_peer(a, step), tag, req);
+}
+
+int xchg_sliding_window(xchg_context *ctx, const xchg_args *a, int window, int poll, int tag)
+{
+    /* reqs[0 .. window) are receives, reqs[window .. 2*window) sends. */
+    int rc = MPI_SUCCESS, recv_step = 1, send_step = 1;
+    size_t nbytes = 2 * (size_t)window * sizeof(MPI_Request);
+    MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);
+    if (!reqs) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
+    for (int k = 0; k < 2 * window; k++) reqs[k] = MPI_REQUEST_NULL;
+    for (int k = 0; k < window; k++) {
+        int s = next_step(a, &recv_step, 0);
+        if (s) XCHG_CHECK(post(a, s, 0, tag, &reqs[k]));
+        s = next_step(a, &send_step, 1);
+        if (s) XCHG_CHECK(post(a, s, 1, tag, &reqs[window + k]));
+    }
+    for (;;) {
+        int idx = MPI_UNDEFINED, done = 0;
+        if (poll) {
+            while (!done) XCHG_CHECK(MPI_Testany(2 * window, reqs, &idx, &done, MPI_STATUS_IGNORE));
+        } else {
+            XCHG_CHECK(MPI_Waitany(2 * window, reqs, &idx, MPI_STATUS_IGNORE));
+        }
+        if (idx == MPI_UNDEFINED) break; /* every slot is empty: all done */
+        int sending = idx >= window;
+        int s = next_step(a, sending ? &send_step : &recv_step, sending);
+        if (s) XCHG_CHECK(post(a, s, sending, tag, &reqs[idx]));
+    }
+    xchg_scratch_free(ctx, reqs, nbytes);
+    return MPI_SUCCESS;
+fail:
+    MPI_Waitall(2 * window, reqs, MPI_STATUSES_IGNORE);
+    xchg_scratch_free(ctx, reqs, nbytes);
+    return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * Exchange primitives shared by the direct algorithms: post one peer's block
+ * with the user's datatype, the order in which peers are visited, and the
+ * sliding window of the multi-pair algorithms.
+ *
+ * A block of zero bytes is never sent: MPI requires matching type signatures,
+ * so the peer knows it receives nothing from us and posts nothing either.
+ * The own block is copied locally, never sent to oneself.
+ */
+#ifndef XCHG_CORE_EXCHANGE_H
+#define XCHG_CORE_EXCHANGE_H
+
+#include "args.h"
+#include "context.h"
+
+static inline int xchg_isend_block(const xchg_args *a, int peer, int tag, MPI_Request *req)
+{
+    return MPI_Isend(xchg_side_block_ptr(&a->send, peer), a->send.counts[peer],
+                     a->send.type.type, peer, tag, a->comm, req);
+}
+
+static inline int xchg_irecv_block(const xchg_args *a, int peer, int tag, MPI_Request *req)
+{
+    return MPI_Irecv(xchg_side_block_ptr(&a->recv, peer), a->recv.counts[peer],
+                     a->recv.type.type, peer, tag, a->comm, req);
+}
+
+/* Peers in "spread-out" order: step i (1..P-1) sends to rank+i, receives from rank-i. */
+static inline int xchg_send_peer(const xchg_args *a, int step) { return (a->rank + step) % a->size; }
+static inline int xchg_recv_peer(const xchg_args *a, int step)
+{
+    return (a->rank - step + a->size) % a->size;
+}
+
+/*
+ * Post exchanges `first_step` .. `first_step + nsteps - 1` of the spread-out
+ * order (receives first, then sends) into `reqs` and wait for all of them.
+ * With `interleave`, each step posts its send right after its receive (the
+ * multi-pair order); otherwise all receives precede all sends (MPICH order).
+ */
+int xchg_exchange_steps(const xchg_args *a, int first_step, int nsteps, int interleave,
+                        int tag, MPI_Request *reqs);
+
+/* Sliding window of `window` sends and `window` receives; a new one is posted
+ * as soon as any completes, found by MPI_Waitany or (poll != 0) MPI_Testany. */
+int xchg_sliding_window(xchg_context *ctx, const xchg_args *a, int window, int poll, int tag);
+
+
+
+/* A direct algorithm works on per-peer blocks, so it serves alltoallv and
+ * alltoall (uniform blocks) alike: register it for both from one descriptor. */
+#define XCHG_REGISTER_DIRECT(ident, ...)                                             \
+    const xchg_algorithm xchg_algo_alltoallv_##ident = {.coll = XCHG_ALLTOALLV,      \
+                                                        .is_flat = 1, __VA_ARGS__};  \
+    const xchg_algorithm xchg_algo_alltoall_##ident = {.coll = XCHG_ALLTOALL,        \
+                                                       .is_flat = 1, __VA_ARGS__};
+#endif

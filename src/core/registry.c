@@ -1,0 +1,266 @@
+/* The algorithm table, and parsing and printing of selection strings. */
+#include "registry.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "error.h"
+
+/* One line per algorithm. Order is the order of listings and sweeps. */
+#define XCHG_ALGORITHMS(X)                                                           \
+    X(alltoallv_pairwise) X(alltoallv_nonblocking) X(alltoallv_scattered)            \
+    X(alltoallv_linear) X(alltoallv_multipair_blocking) X(alltoallv_waitany)         \
+    X(alltoallv_testany)                                                             \
+    X(alltoall_pairwise) X(alltoall_nonblocking) X(alltoall_scattered)               \
+    X(alltoall_linear) X(alltoall_multipair_blocking) X(alltoall_waitany)            \
+    X(alltoall_testany) X(alltoall_bruck)                                            \
+    X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)
+
+#define DECLARE(n) extern const xchg_algorithm xchg_algo_##n;
+XCHG_ALGORITHMS(DECLARE)
+#undef DECLARE
+
+#define ENTRY(n) &xchg_algo_##n,
+static const xchg_algorithm *const all_algorithms[] = {XCHG_ALGORITHMS(ENTRY)};
+#undef ENTRY
+#define NUM_ALGORITHMS ((int)(sizeof all_algorithms / sizeof all_algorithms[0]))
+
+int xchg_registry_count(xchg_coll coll)
+{
+    int n = 0;
+    for (int i = 0; i < NUM_ALGORITHMS; i++) n += all_algorithms[i]->coll == coll;
+    return n;
+}
+
+const xchg_algorithm *xchg_registry_get(xchg_coll coll, int index)
+{
+    for (int i = 0; i < NUM_ALGORITHMS; i++)
+        if (all_algorithms[i]->coll == coll && index-- == 0) return all_algorithms[i];
+    return NULL;
+}
+
+const xchg_algorithm *xchg_registry_find(xchg_coll coll, const char *name)
+{
+    for (int i = 0; i < NUM_ALGORITHMS; i++)
+        if (all_algorithms[i]->coll == coll && strcmp(all_algorithms[i]->name, name) == 0)
+            return all_algorithms[i];
+    return NULL;
+}
+
+int xchg_registry_index(const xchg_algorithm *algo)
+{
+    for (int i = 0, n = 0; i < NUM_ALGORITHMS; i++) {
+        if (all_algorithms[i] == algo) return n;
+        n += all_algorithms[i]->coll == algo->coll;
+    }
+    return -1;
+}
+
+int64_t xchg_range_bound(int64_t bound, int comm_size)
+{
+    return bound == XCHG_RANGE_P ? comm_size : bound;
+}
+
+static void format_bound(int64_t bound, char *buf, size_t len)
+{
+    if (bound == XCHG_RANGE_P) snprintf(buf, len, "P");
+    else if (bound == XCHG_RANGE_MAXINT) snprintf(buf, len, "inf");
+    else snprintf(buf, len, "%" PRId64, bound);
+}
+
+/* "a, b, c" into buf: the names of `coll`'s algorithms (flat ones only if asked). */
+static void list_algorithms(xchg_coll coll, int flat_only, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < NUM_ALGORITHMS && used < len; i++) {
+        const xchg_algorithm *a = all_algorithms[i];
+        if (a->coll != coll || (flat_only && !a->is_flat)) continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", a->name);
+    }
+}
+
+static void describe_param(const xchg_param_desc *p, char *buf, size_t len)
+{
+    char lo[24], hi[24];
+    switch (p->kind) {
+    case XCHG_PARAM_INT:
+        format_bound(p->min, lo, sizeof lo);
+        format_bound(p->max, hi, sizeof hi);
+        snprintf(buf, len, "%s=%" PRId64 " [%s..%s]", p->name, p->def, lo, hi);
+        break;
+    case XCHG_PARAM_ENUM: {
+        size_t used = (size_t)snprintf(buf, len, "%s=%s [", p->name, p->names[p->def]);
+        for (int i = 0; p->names[i] && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "|" : "", p->names[i]);
+        if (used < len) snprintf(buf + used, len - used, "]");
+        break;
+    }
+    case XCHG_PARAM_ALGO: {
+        char names[512];
+        list_algorithms(p->algo_coll, 1, names, sizeof names);
+        snprintf(buf, len, "%s=%s [%s]", p->name, p->def_name, names);
+        break;
+    }
+    }
+}
+
+void xchg_algorithm_describe_params(const xchg_algorithm *algo, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < algo->num_params && used < len; i++) {
+        char one[700];
+        describe_param(&algo->params[i], one, sizeof one);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", one);
+    }
+}
+
+static int default_value(const xchg_param_desc *p, int64_t *value)
+{
+    if (p->kind != XCHG_PARAM_ALGO) {
+        *value = p->def;
+        return MPI_SUCCESS;
+    }
+    const xchg_algorithm *inner = xchg_registry_find(p->algo_coll, p->def_name);
+    *value = inner ? xchg_registry_index(inner) : 0;
+    return MPI_SUCCESS;
+}
+
+/* Parse the value text of one parameter. */
+static int parse_value(const xchg_algorithm *algo, const xchg_param_desc *p, const char *text,
+                       int comm_size, int64_t *value)
+{
+    char valid[700];
+    describe_param(p, valid, sizeof valid);
+    if (p->kind == XCHG_PARAM_ENUM) {
+        for (int i = 0; p->names[i]; i++)
+            if (strcmp(p->names[i], text) == 0) {
+                *value = i;
+                return MPI_SUCCESS;
+            }
+        return xchg_error(MPI_ERR_ARG, "%s: %s=%s is not valid; valid: %s", algo->name, p->name,
+                          text, valid);
+    }
+    if (p->kind == XCHG_PARAM_ALGO) {
+        const xchg_algorithm *inner = xchg_registry_find(p->algo_coll, text);
+        if (!inner || !inner->is_flat)
+            return xchg_error(MPI_ERR_ARG, "%s: %s=%s is not a flat %s algorithm; valid: %s",
+                              algo->name, p->name, text, xchg_coll_name(p->algo_coll), valid);
+        *value = xchg_registry_index(inner);
+        return MPI_SUCCESS;
+    }
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end != '\0' || errno)
+        return xchg_error(MPI_ERR_ARG, "%s: %s=%s is not an integer; valid: %s", algo->name,
+                          p->name, text, valid);
+    int64_t lo = p->min, hi = p->max;
+    int range_ok = v >= lo && (hi == XCHG_RANGE_P ? (comm_size <= 0 || v <= comm_size) : v <= hi);
+    if (!range_ok)
+        return xchg_error(MPI_ERR_ARG, "%s: %s=%lld is out of range; valid: %s", algo->name,
+                          p->name, v, valid);
+    *value = v;
+    return MPI_SUCCESS;
+}
+
+int xchg_choice_parse(xchg_coll coll, const char *text, int comm_size, xchg_choice *out)
+{
+    char copy[512], names[512];
+    int rc = MPI_SUCCESS;
+    if (!text || strlen(text) >= sizeof copy)
+        return xchg_error(MPI_ERR_ARG, "selection string is missing or too long");
+    strcpy(copy, text);
+    char *colon = strchr(copy, ':');
+    if (colon) *colon = '\0';
+    const xchg_algorithm *algo = xchg_registry_find(coll, copy);
+    if (!algo) {
+        list_algorithms(coll, 0, names, sizeof names);
+        return xchg_error(MPI_ERR_ARG, "unknown %s algorithm '%s': valid choices are %s",
+                          xchg_coll_name(coll), copy, names);
+    }
+    xchg_choice choice = {.algo = algo};
+    for (int i = 0; i < algo->num_params; i++) default_value(&algo->params[i], &choice.value[i]);
+
+    for (char *item = colon ? strtok(colon + 1, ",") : NULL; item; item = strtok(NULL, ",")) {
+        char *eq = strchr(item, '=');
+        if (!eq) return xchg_error(MPI_ERR_ARG, "%s: '%s' is not param=value", algo->name, item);
+        *eq = '\0';
+        int which = -1;
+        for (int i = 0; i < algo->num_params; i++)
+            if (strcmp(algo->params[i].name, item) == 0) which = i;
+        if (which < 0) {
+            char params[1024];
+            xchg_algorithm_describe_params(algo, params, sizeof params);
+            return xchg_error(MPI_ERR_ARG, "%s has no parameter '%s'; valid: %s", algo->name,
+                              item, algo->num_params ? params : "(none)");
+        }
+        rc = parse_value(algo, &algo->params[which], eq + 1, comm_size, &choice.value[which]);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    *out = choice;
+    return MPI_SUCCESS;
+}
+
+int xchg_choice_check(const xchg_context *ctx, const xchg_choice *choice)
+{
+    const xchg_algorithm *algo = choice->algo;
+    for (int i = 0; i < algo->num_params; i++) {
+        const xchg_param_desc *p = &algo->params[i];
+        if (p->kind == XCHG_PARAM_INT && p->max == XCHG_RANGE_P && choice->value[i] > ctx->size) {
+            char valid[700];
+            describe_param(p, valid, sizeof valid);
+            return xchg_error(MPI_ERR_ARG, "%s: %s=%" PRId64 " is out of range for P=%d; valid: %s",
+                              algo->name, p->name, choice->value[i], ctx->size, valid);
+        }
+    }
+    const char *why = algo->applicable ? algo->applicable(ctx, choice) : NULL;
+    if (why) return xchg_error(MPI_ERR_ARG, "%s cannot run here: %s", algo->name, why);
+    return MPI_SUCCESS;
+}
+
+void xchg_choice_format(const xchg_choice *choice, char *buf, size_t len)
+{
+    const xchg_algorithm *algo = choice->algo;
+    size_t used = (size_t)snprintf(buf, len, "%s", algo->name);
+    for (int i = 0; i < algo->num_params && used < len; i++) {
+        const xchg_param_desc *p = &algo->params[i];
+        const char *sep = i ? "," : ":";
+        if (p->kind == XCHG_PARAM_INT)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%" PRId64, sep, p->name,
+                                     choice->value[i]);
+        else if (p->kind == XCHG_PARAM_ENUM)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", sep, p->name,
+                                     p->names[choice->value[i]]);
+        else
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", sep, p->name,
+                                     xchg_registry_get(p->algo_coll, (int)choice->value[i])->name);
+    }
+}
+
+int64_t xchg_choice_param(const xchg_choice *choice, const char *name)
+{
+    for (int i = 0; i < choice->algo->num_params; i++)
+        if (strcmp(choice->algo->params[i].name, name) == 0) return choice->value[i];
+    fprintf(stderr, "xchg: internal error: %s has no parameter %s\n", choice->algo->name, name);
+    abort();
+}
+
+xchg_choice xchg_choice_inner(const xchg_choice *choice, const char *name)
+{
+    xchg_choice inner = {0};
+    for (int i = 0; i < choice->algo->num_params; i++) {
+        const xchg_param_desc *p = &choice->algo->params[i];
+        if (p->kind == XCHG_PARAM_ALGO && strcmp(p->name, name) == 0) {
+            inner.algo = xchg_registry_get(p->algo_coll, (int)choice->value[i]);
+            for (int j = 0; j < inner.algo->num_params; j++)
+                default_value(&inner.algo->params[j], &inner.value[j]);
+        }
+    }
+    return inner;
+}

@@ -1,0 +1,36 @@
+/* Topology as data: the node and the rank on the node of every rank. */
+#ifndef XCHG_CORE_TOPOLOGY_H
+#define XCHG_CORE_TOPOLOGY_H
+
+#include <mpi.h>
+
+typedef struct xchg_topology {
+    int size;              /* ranks in the communicator */
+    int num_nodes;         /* nodes, numbered 0..num_nodes-1 */
+    int *node_of_rank;     /* [size] node of each rank */
+    int *local_rank_of;    /* [size] rank of each rank on its node */
+    int *node_size;        /* [num_nodes] ranks on each node */
+    int *node_first;       /* [num_nodes+1] offsets into ranks_by_node */
+    int *ranks_by_node;    /* [size] the ranks of node n, by local rank, at
+                              ranks_by_node[node_first[n] .. node_first[n+1]) */
+    int is_virtual;        /* 1 if built from XCHG_VIRTUAL_NODES */
+    int is_block;          /* 1 if every node holds consecutive ranks in order */
+} xchg_topology;
+
+/* Build the topology of `comm` (collective). Uses XCHG_VIRTUAL_NODES and
+ * XCHG_VIRTUAL_PLACEMENT when set, MPI_COMM_TYPE_SHARED otherwise. */
+int xchg_topology_build(MPI_Comm comm, xchg_topology *topo);
+void xchg_topology_free(xchg_topology *topo);
+
+/* The rank with local rank `local` on node `node`. */
+static inline int xchg_rank_on_node(const xchg_topology *t, int node, int local)
+{
+    return t->ranks_by_node[t->node_first[node] + local];
+}
+
+/* Parse a virtual-node specification into node sizes for `size` ranks.
+ * Exposed for xchg-info and the tests. Returns MPI_SUCCESS or MPI_ERR_ARG. */
+int xchg_virtual_layout(const char *nodes_spec, const char *placement, int size,
+                        int *node_of_rank);
+
+#endif
