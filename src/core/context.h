@@ -16,7 +16,7 @@
 #include "registry.h"
 #include "topology.h"
 
-#define XCHG_MAX_SUBCOMMS 16
+#define XCHG_MAX_SUBCOMMS 64
 #define XCHG_MAX_PHASES 8
 
 typedef struct xchg_subcomm {

@@ -18,6 +18,10 @@
     X(alltoall_pairwise) X(alltoall_nonblocking) X(alltoall_scattered)               \
     X(alltoall_linear) X(alltoall_multipair_blocking) X(alltoall_waitany)            \
     X(alltoall_testany) X(alltoall_bruck)                                            \
+    X(alltoall_hierarchical) X(alltoall_multileader) X(alltoall_node_aware)          \
+    X(alltoall_locality_aware) X(alltoall_multileader_node_aware)                    \
+    X(alltoallv_hierarchical) X(alltoallv_multileader) X(alltoallv_node_aware)       \
+    X(alltoallv_locality_aware) X(alltoallv_multileader_node_aware)                  \
     X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)
 
 #define DECLARE(n) extern const xchg_algorithm xchg_algo_##n;

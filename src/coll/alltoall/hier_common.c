@@ -1,0 +1,507 @@
+/*
+ * The engine of the node-aware family (see hier_common.h for the algorithms,
+ * the role rules and the costs).
+ *
+ * Data model: between phases a rank holds a set of blocks (src, dst), each
+ * with its packed bytes, indexed by key src*P+dst and sorted by key. A phase
+ * sends every held block to one member of the phase's sub-communicator. What
+ * a sends to b is a list of tiles Src x Dst (src-major inside a tile) that
+ * both a and b compute from the topology alone, so messages carry no
+ * headers; only alltoallv's block lengths travel, once per phase, ahead of
+ * the data.
+ */
+#include "hier_common.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/compose.h"
+#include "../../core/error.h"
+
+enum phase_kind { PH_GATHER, PH_SPREAD, PH_INTER, PH_INTRA, PH_SCATTER, PH_COUNT };
+static const char *const phase_names[PH_COUNT] = {"gather", "intra-node", "inter-node",
+                                                  "intra-node", "scatter"};
+
+typedef struct hier_plan {
+    int P, me;
+    int *all;                      /* [P] 0..P-1: the set of all ranks */
+    int *leader_of;                /* [P] participant serving each rank */
+    int *own_first, *own_ranks;    /* Own(p) = own_ranks[own_first[p]..own_first[p+1]) */
+    int *unit_of, *index_of;       /* [P] unit and index of participants, -1 otherwise */
+    int num_units, max_unit;
+    int *unit_first, *unit_members;/* participants of unit v by index */
+    int *tset_first, *tset_ranks;  /* T(v): ranks served by unit v */
+    int uneven_units;              /* unit sizes differ: the spread phase is needed */
+    int regular;                   /* all units and groups equal: alltoall pads need no message */
+    void *mem;
+} hier_plan;
+
+typedef struct tile { const int *src; int ns; const int *dst; int nd; } tile;
+
+typedef struct held_block { int64_t key, off, len; } held_block;
+
+typedef struct holding {
+    held_block *blocks;
+    int64_t n;
+    char *data;
+    size_t data_bytes, blocks_bytes;
+} holding;
+
+static inline int unit_size(const hier_plan *pl, int v) { return pl->unit_first[v + 1] - pl->unit_first[v]; }
+static inline int member(const hier_plan *pl, int v, int i) { return pl->unit_members[pl->unit_first[v] + i]; }
+static inline int own_count(const hier_plan *pl, int p) { return pl->own_first[p + 1] - pl->own_first[p]; }
+
+/* Cut `n` items into `parts` balanced contiguous pieces: piece of item i. */
+static int piece_of(int i, int n, int parts)
+{
+    int j = (int)((int64_t)i * parts / n);
+    while ((int64_t)(j + 1) * n / parts <= i) j++;
+    while ((int64_t)j * n / parts > i) j--;
+    return j;
+}
+
+static int plan_build(const xchg_context *ctx, const xchg_hier_spec *spec, hier_plan *pl)
+{
+    const xchg_topology *t = &ctx->topo;
+    const int P = ctx->size;
+    int rc = MPI_SUCCESS;
+    memset(pl, 0, sizeof *pl);
+    pl->P = P;
+    pl->me = ctx->rank;
+    int *m = NULL;
+    XCHG_ALLOC(m, (size_t)(13 * P + 8) * sizeof(int));
+    pl->mem = m;
+    pl->all = m; m += P;
+    pl->leader_of = m; m += P;
+    pl->own_first = m; m += P + 1;
+    pl->own_ranks = m; m += P;
+    pl->unit_of = m; m += P;
+    pl->index_of = m; m += P;
+    pl->unit_first = m; m += P + 1;
+    pl->unit_members = m; m += P;
+    pl->tset_first = m; m += P + 1;
+    pl->tset_ranks = m; m += P;
+    int *node_parts = m; m += P; /* participants of the current node */
+    for (int r = 0; r < P; r++) pl->all[r] = r, pl->unit_of[r] = pl->index_of[r] = -1;
+
+    /* Leaders: balanced contiguous groups of local ranks, lowest one leads. */
+    for (int n = 0; n < t->num_nodes; n++) {
+        int Q = t->node_size[n], k = spec->leaders < Q ? spec->leaders : Q;
+        for (int l = 0; l < Q; l++) {
+            int lead = l;
+            if (spec->leaders > 0) {
+                int j = piece_of(l, Q, k);
+                lead = (int)((int64_t)j * Q / k);
+            }
+            pl->leader_of[xchg_rank_on_node(t, n, l)] = xchg_rank_on_node(t, n, lead);
+        }
+    }
+    /* Own(p), ranks in increasing order (counting sort by leader). */
+    memset(pl->own_first, 0, (size_t)(P + 1) * sizeof(int));
+    for (int r = 0; r < P; r++) pl->own_first[pl->leader_of[r] + 1]++;
+    for (int p = 0; p < P; p++) pl->own_first[p + 1] += pl->own_first[p];
+    int *fill = pl->unit_members; /* borrowed as a cursor, overwritten below */
+    for (int p = 0; p < P; p++) fill[p] = pl->own_first[p];
+    for (int r = 0; r < P; r++) pl->own_ranks[fill[pl->leader_of[r]]++] = r;
+
+    /* Units: one per participant (flat), or cut each node's participants. */
+    int v = 0, used = 0;
+    pl->unit_first[0] = 0;
+    if (spec->groups == 0) {
+        for (int r = 0; r < P; r++)
+            if (pl->leader_of[r] == r) {
+                pl->unit_of[r] = v, pl->index_of[r] = 0;
+                pl->unit_members[used++] = r;
+                pl->unit_first[++v] = used;
+            }
+    } else {
+        for (int n = 0; n < t->num_nodes; n++) {
+            int cnt = 0;
+            for (int l = 0; l < t->node_size[n]; l++) {
+                int r = xchg_rank_on_node(t, n, l);
+                if (pl->leader_of[r] == r) node_parts[cnt++] = r;
+            }
+            int g = spec->groups < cnt ? spec->groups : cnt;
+            for (int j = 0; j < g; j++) {
+                int lo = (int)((int64_t)j * cnt / g), hi = (int)((int64_t)(j + 1) * cnt / g);
+                for (int i = lo; i < hi; i++) {
+                    pl->unit_of[node_parts[i]] = v, pl->index_of[node_parts[i]] = i - lo;
+                    pl->unit_members[used++] = node_parts[i];
+                }
+                pl->unit_first[++v] = used;
+            }
+        }
+    }
+    pl->num_units = v;
+    /* T(v), regularity. */
+    int first_own = -1;
+    pl->regular = 1;
+    used = 0;
+    for (int u = 0; u < v; u++) {
+        int K = unit_size(pl, u);
+        if (K > pl->max_unit) pl->max_unit = K;
+        if (K != unit_size(pl, 0)) pl->uneven_units = 1, pl->regular = 0;
+        pl->tset_first[u] = used;
+        for (int i = 0; i < K; i++) {
+            int p = member(pl, u, i);
+            if (first_own < 0) first_own = own_count(pl, p);
+            if (own_count(pl, p) != first_own) pl->regular = 0;
+            for (int x = pl->own_first[p]; x < pl->own_first[p + 1]; x++)
+                pl->tset_ranks[used++] = pl->own_ranks[x];
+        }
+    }
+    pl->tset_first[v] = used;
+fail:
+    return rc;
+}
+
+/* Tiles of blocks that `a` sends to `b` in phase `kind`; returns how many. */
+static int tiles_between(const hier_plan *pl, int kind, int a, int b, tile *out)
+{
+    int n = 0;
+    const int P = pl->P;
+#define OWN(p) pl->own_ranks + pl->own_first[p], own_count(pl, p)
+#define TSET(v) pl->tset_ranks + pl->tset_first[v], pl->tset_first[(v) + 1] - pl->tset_first[v]
+    switch (kind) {
+    case PH_GATHER:
+        if (pl->leader_of[a] == b) out[n++] = (tile){pl->all + a, 1, pl->all, P};
+        break;
+    case PH_SCATTER:
+        if (pl->leader_of[b] == a) out[n++] = (tile){pl->all, P, pl->all + b, 1};
+        break;
+    case PH_SPREAD: {
+        int c = pl->index_of[b], i = pl->index_of[a];
+        for (int v = 0; v < pl->num_units; v++)
+            if (i % unit_size(pl, v) == c) out[n++] = (tile){OWN(a), TSET(v)};
+        break;
+    }
+    case PH_INTER: {
+        int u = pl->unit_of[a], v = pl->unit_of[b], i = pl->index_of[a], Kv = unit_size(pl, v);
+        for (int ip = i; ip < unit_size(pl, u); ip++)
+            if (ip % Kv == i) out[n++] = (tile){OWN(member(pl, u, ip)), TSET(v)};
+        break;
+    }
+    case PH_INTRA: {
+        int v = pl->unit_of[a], i = pl->index_of[a], Kv = unit_size(pl, v);
+        for (int u = 0; u < pl->num_units; u++)
+            for (int ip = i; ip < unit_size(pl, u); ip += Kv)
+                out[n++] = (tile){OWN(member(pl, u, ip)), OWN(b)};
+        break;
+    }
+    }
+#undef OWN
+#undef TSET
+    return n;
+}
+
+static int cmp_block(const void *x, const void *y)
+{
+    int64_t a = ((const held_block *)x)->key, b = ((const held_block *)y)->key;
+    return (a > b) - (a < b);
+}
+
+static const held_block *find_block(const holding *h, int64_t key)
+{
+    int64_t lo = 0, hi = h->n - 1;
+    while (lo <= hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (h->blocks[mid].key == key) return &h->blocks[mid];
+        if (h->blocks[mid].key < key) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return NULL;
+}
+
+static void holding_free(xchg_context *ctx, holding *h)
+{
+    xchg_scratch_free(ctx, h->blocks, h->blocks_bytes);
+    xchg_scratch_free(ctx, h->data, h->data_bytes);
+    memset(h, 0, sizeof *h);
+}
+
+static int holding_alloc(xchg_context *ctx, holding *h, int64_t nblocks, int64_t nbytes)
+{
+    h->n = nblocks;
+    h->blocks_bytes = (size_t)nblocks * sizeof(held_block) + 1;
+    h->data_bytes = (size_t)nbytes + 1;
+    h->blocks = xchg_scratch_alloc(ctx, h->blocks_bytes);
+    h->data = xchg_scratch_alloc(ctx, h->data_bytes);
+    if (!h->blocks || !h->data)
+        return xchg_error(MPI_ERR_NO_MEM, "out of memory (node-aware engine, %lld bytes)",
+                          (long long)nbytes);
+    return MPI_SUCCESS;
+}
+
+/* Exchange on one sub-communicator: direct sends (inner == NULL) or inner. */
+static int exchange(MPI_Comm comm, int nmembers, int myidx, const xchg_choice *inner,
+                    const char *sbuf, const int64_t *soff, const int64_t *sbytes, char *rbuf,
+                    const int64_t *roff, const int64_t *rbytes, MPI_Request *reqs)
+{
+    int rc = MPI_SUCCESS, nreq = 0;
+    if (inner) return xchg_run_inner(comm, inner, sbuf, soff, sbytes, rbuf, roff, rbytes);
+    for (int q = 0; q < nmembers; q++)
+        if (sbytes[q] > INT_MAX || rbytes[q] > INT_MAX)
+            return xchg_error(MPI_ERR_COUNT, "node-aware engine: a message of more than "
+                                             "INT_MAX bytes");
+    for (int q = 0; q < nmembers; q++)
+        if (q != myidx && rbytes[q] > 0)
+            XCHG_CHECK(MPI_Irecv(rbuf + roff[q], (int)rbytes[q], MPI_BYTE, q, 0, comm, &reqs[nreq++]));
+    for (int q = 0; q < nmembers; q++)
+        if (q != myidx && sbytes[q] > 0)
+            XCHG_CHECK(MPI_Isend(sbuf + soff[q], (int)sbytes[q], MPI_BYTE, q, 0, comm, &reqs[nreq++]));
+    if (rbytes[myidx] > 0) memcpy(rbuf + roff[myidx], sbuf + soff[myidx], (size_t)rbytes[myidx]);
+    XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+fail:
+    return rc;
+}
+
+/* Offsets of per-member messages: back to back, or (padded) slots of `slot`. */
+static int64_t layout(int n, const int64_t *bytes, int64_t slot, int64_t *off)
+{
+    int64_t total = 0;
+    for (int q = 0; q < n; q++) {
+        off[q] = total;
+        total += slot >= 0 ? slot : bytes[q];
+    }
+    return total;
+}
+
+/*
+ * One phase: members[] are the global ranks of `comm` in comm-rank order and
+ * myidx is our position. Consumes `in`, fills `out`.
+ */
+static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl, int kind,
+                     MPI_Comm comm, const int *members, int nmembers, int myidx,
+                     const xchg_choice *inner, holding *in, holding *out)
+{
+    const int P = pl->P, me = pl->me, uniform = a->uniform_bytes >= 0;
+    int rc = MPI_SUCCESS, ntiles;
+    int64_t *arr = NULL, *meta_send = NULL, *meta_recv = NULL;
+    size_t arr_bytes = (size_t)nmembers * 8 * sizeof(int64_t) + 1;
+    size_t tiles_bytes = (size_t)(P + pl->num_units + 1) * sizeof(tile);
+    size_t meta_send_bytes = 1, meta_recv_bytes = 1, sbuf_bytes = 1;
+    tile *tl = NULL;
+    char *sbuf = NULL;
+    MPI_Request *reqs = NULL;
+    XCHG_ALLOC(tl, tiles_bytes);
+    XCHG_ALLOC(arr, arr_bytes);
+    XCHG_ALLOC(reqs, (size_t)2 * nmembers * sizeof(MPI_Request));
+    int64_t *sbytes = arr, *soff = arr + nmembers, *rbytes = arr + 2 * nmembers,
+            *roff = arr + 3 * nmembers, *snblk = arr + 4 * nmembers, *rnblk = arr + 5 * nmembers,
+            *moff_s = arr + 6 * nmembers, *moff_r = arr + 7 * nmembers;
+    int64_t total_send_blocks = 0, total_recv_blocks = 0;
+
+    /* What goes to each member and what comes from each (counts of blocks). */
+    for (int q = 0; q < nmembers; q++) {
+        snblk[q] = rnblk[q] = sbytes[q] = 0;
+        ntiles = tiles_between(pl, kind, me, members[q], tl);
+        for (int k = 0; k < ntiles; k++)
+            for (int s = 0; s < tl[k].ns; s++)
+                for (int d = 0; d < tl[k].nd; d++) {
+                    const held_block *b = find_block(in, (int64_t)tl[k].src[s] * P + tl[k].dst[d]);
+                    if (!b) { rc = xchg_error(MPI_ERR_INTERN, "node-aware engine: block (%d,%d) missing at rank %d",
+                                              tl[k].src[s], tl[k].dst[d], me); goto fail; }
+                    sbytes[q] += b->len;
+                    snblk[q]++;
+                }
+        ntiles = tiles_between(pl, kind, members[q], me, tl);
+        for (int k = 0; k < ntiles; k++) rnblk[q] += (int64_t)tl[k].ns * tl[k].nd;
+        total_send_blocks += snblk[q];
+        total_recv_blocks += rnblk[q];
+    }
+    XCHG_CHECK(holding_alloc(ctx, out, total_recv_blocks, 0));
+    xchg_scratch_free(ctx, out->data, out->data_bytes);
+    out->data = NULL;
+
+    /* Lengths of the blocks to come: m each, or (alltoallv) sent ahead. */
+    meta_recv_bytes = (size_t)total_recv_blocks * sizeof(int64_t) + 1;
+    meta_recv = xchg_scratch_alloc(ctx, meta_recv_bytes);
+    if (!meta_recv) { rc = xchg_error(MPI_ERR_NO_MEM, "out of memory"); goto fail; }
+    if (uniform) {
+        for (int64_t i = 0; i < total_recv_blocks; i++) meta_recv[i] = a->uniform_bytes;
+    } else {
+        meta_send_bytes = (size_t)total_send_blocks * sizeof(int64_t) + 1;
+        meta_send = xchg_scratch_alloc(ctx, meta_send_bytes);
+        if (!meta_send) { rc = xchg_error(MPI_ERR_NO_MEM, "out of memory"); goto fail; }
+        int64_t at = 0;
+        for (int q = 0; q < nmembers; q++) {
+            ntiles = tiles_between(pl, kind, me, members[q], tl);
+            for (int k = 0; k < ntiles; k++)
+                for (int s = 0; s < tl[k].ns; s++)
+                    for (int d = 0; d < tl[k].nd; d++)
+                        meta_send[at++] = find_block(in, (int64_t)tl[k].src[s] * P + tl[k].dst[d])->len;
+        }
+        for (int q = 0; q < nmembers; q++) snblk[q] *= 8, rnblk[q] *= 8; /* now bytes */
+        layout(nmembers, snblk, -1, moff_s);
+        layout(nmembers, rnblk, -1, moff_r);
+        XCHG_CHECK(exchange(comm, nmembers, myidx, inner, (char *)meta_send, moff_s, snblk,
+                            (char *)meta_recv, moff_r, rnblk, reqs));
+        for (int q = 0; q < nmembers; q++) rnblk[q] /= 8;
+    }
+    int64_t at = 0;
+    for (int q = 0; q < nmembers; q++) {
+        rbytes[q] = 0;
+        for (int64_t i = 0; i < rnblk[q]; i++) rbytes[q] += meta_recv[at++];
+    }
+
+    /* Padding for an inner alltoall: one slot size on the whole sub-communicator. */
+    int64_t slot = -1;
+    if (inner && inner->algo->coll == XCHG_ALLTOALL) {
+        slot = 0;
+        for (int q = 0; q < nmembers; q++) {
+            if (sbytes[q] > slot) slot = sbytes[q];
+            if (rbytes[q] > slot) slot = rbytes[q];
+        }
+        if (!pl->regular)
+            XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &slot, 1, MPI_INT64_T, MPI_MAX, comm));
+        for (int q = 0; q < nmembers; q++) sbytes[q] = rbytes[q] = slot;
+    }
+    sbuf_bytes = (size_t)layout(nmembers, sbytes, slot, soff) + 1;
+    out->data_bytes = (size_t)layout(nmembers, rbytes, slot, roff) + 1;
+    sbuf = xchg_scratch_alloc(ctx, sbuf_bytes);
+    out->data = xchg_scratch_alloc(ctx, out->data_bytes);
+    if (!sbuf || !out->data) { rc = xchg_error(MPI_ERR_NO_MEM, "out of memory"); goto fail; }
+
+    /* Pack in tile order; build the index of what arrives. */
+    int64_t nb = 0;
+    at = 0;
+    for (int q = 0; q < nmembers; q++) {
+        char *dst = sbuf + soff[q];
+        ntiles = tiles_between(pl, kind, me, members[q], tl);
+        for (int k = 0; k < ntiles; k++)
+            for (int s = 0; s < tl[k].ns; s++)
+                for (int d = 0; d < tl[k].nd; d++) {
+                    const held_block *b = find_block(in, (int64_t)tl[k].src[s] * P + tl[k].dst[d]);
+                    memcpy(dst, in->data + b->off, (size_t)b->len);
+                    dst += b->len;
+                }
+        int64_t off = roff[q];
+        ntiles = tiles_between(pl, kind, members[q], me, tl);
+        for (int k = 0; k < ntiles; k++)
+            for (int s = 0; s < tl[k].ns; s++)
+                for (int d = 0; d < tl[k].nd; d++) {
+                    held_block *b = &out->blocks[nb++];
+                    b->key = (int64_t)tl[k].src[s] * P + tl[k].dst[d];
+                    b->off = off;
+                    b->len = meta_recv[at++];
+                    off += b->len;
+                }
+    }
+    holding_free(ctx, in);
+    xchg_phase_end(ctx, "repack");
+    XCHG_CHECK(exchange(comm, nmembers, myidx, inner, sbuf, soff, sbytes, out->data, roff,
+                        rbytes, reqs));
+    xchg_phase_end(ctx, phase_names[kind]);
+    qsort(out->blocks, (size_t)out->n, sizeof(held_block), cmp_block);
+fail:
+    xchg_scratch_free(ctx, sbuf, sbuf_bytes);
+    xchg_scratch_free(ctx, meta_send, meta_send_bytes);
+    xchg_scratch_free(ctx, meta_recv, meta_recv_bytes);
+    free(reqs);
+    free(arr);
+    free(tl);
+    return rc;
+}
+
+/* The sub-communicator of phase `kind` and our members list in it. */
+static int phase_comm(xchg_context *ctx, const hier_plan *pl, const xchg_hier_spec *spec,
+                      int kind, MPI_Comm *comm, int *members, int *nmembers, int *myidx)
+{
+    char name[48];
+    const int me = pl->me;
+    int color = MPI_UNDEFINED, key = me, n = 0;
+    int participant = pl->unit_of[me] >= 0;
+    if (kind == PH_GATHER || kind == PH_SCATTER) {
+        snprintf(name, sizeof name, "hier:lead%d", spec->leaders);
+        color = pl->leader_of[me];
+        int p = pl->leader_of[me];
+        for (int x = pl->own_first[p]; x < pl->own_first[p + 1]; x++) members[n++] = pl->own_ranks[x];
+    } else if (kind == PH_INTER) {
+        snprintf(name, sizeof name, "hier:chan%d.%d", spec->leaders, spec->groups);
+        if (participant) {
+            color = pl->index_of[me], key = pl->unit_of[me];
+            for (int v = 0; v < pl->num_units; v++)
+                if (unit_size(pl, v) > color) members[n++] = member(pl, v, color);
+        }
+    } else {
+        snprintf(name, sizeof name, "hier:unit%d.%d", spec->leaders, spec->groups);
+        if (participant) {
+            int v = pl->unit_of[me];
+            color = v, key = pl->index_of[me];
+            for (int i = 0; i < unit_size(pl, v); i++) members[n++] = member(pl, v, i);
+        }
+    }
+    *nmembers = n;
+    *myidx = -1;
+    for (int i = 0; i < n; i++)
+        if (members[i] == me) *myidx = i;
+    return xchg_context_split(ctx, name, color, key, comm);
+}
+
+int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice,
+                  const xchg_hier_spec *spec)
+{
+    const int P = a->size, me = a->rank;
+    int rc, *members = NULL;
+    hier_plan pl = {0};
+    holding cur = {0}, next = {0};
+    xchg_choice inner = xchg_choice_inner(choice, "inner");
+    XCHG_CHECK(plan_build(ctx, spec, &pl));
+    XCHG_ALLOC(members, (size_t)P * sizeof(int));
+
+    int phases[PH_COUNT], nphases = 0;
+    if (spec->leaders > 0) phases[nphases++] = PH_GATHER;
+    if (pl.uneven_units) phases[nphases++] = PH_SPREAD;
+    phases[nphases++] = PH_INTER;
+    if (pl.max_unit > 1) phases[nphases++] = PH_INTRA;
+    if (spec->leaders > 0) phases[nphases++] = PH_SCATTER;
+
+    /* Every rank creates every sub-communicator, in the same order (collective). */
+    MPI_Comm comms[PH_COUNT];
+    int nmem[PH_COUNT], myidx[PH_COUNT];
+    for (int i = 0; i < nphases; i++)
+        XCHG_CHECK(phase_comm(ctx, &pl, spec, phases[i], &comms[i], members, &nmem[i], &myidx[i]));
+
+    /* Start: our own blocks {me} x All, packed. */
+    int64_t total = 0;
+    for (int d = 0; d < P; d++) total += a->send.bytes[d];
+    XCHG_CHECK(holding_alloc(ctx, &cur, P, total));
+    total = 0;
+    for (int d = 0; d < P; d++) {
+        cur.blocks[d] = (held_block){(int64_t)me * P + d, total, a->send.bytes[d]};
+        XCHG_CHECK(xchg_pack_block(&a->send, d, cur.data + total));
+        total += a->send.bytes[d];
+    }
+    xchg_phase_end(ctx, "repack");
+
+    for (int i = 0; i < nphases; i++) {
+        if (comms[i] == MPI_COMM_NULL) continue; /* not a participant of this phase */
+        int n;
+        XCHG_CHECK(phase_comm(ctx, &pl, spec, phases[i], &comms[i], members, &n, &myidx[i]));
+        int direct = phases[i] == PH_GATHER || phases[i] == PH_SCATTER;
+        XCHG_CHECK(run_phase(ctx, a, &pl, phases[i], comms[i], members, n, myidx[i],
+                             direct ? NULL : &inner, &cur, &next));
+        cur = next;
+        memset(&next, 0, sizeof next);
+    }
+
+    /* End: All x {me}. */
+    for (int s = 0; s < P; s++) {
+        const held_block *b = find_block(&cur, (int64_t)s * P + me);
+        if (!b || b->len != a->recv.bytes[s]) {
+            rc = xchg_error(MPI_ERR_TRUNCATE, "rank %d sent %lld bytes but rank %d expects %lld",
+                            s, b ? (long long)b->len : -1LL, me, (long long)a->recv.bytes[s]);
+            goto fail;
+        }
+        XCHG_CHECK(xchg_unpack_block(&a->recv, s, cur.data + b->off));
+    }
+    xchg_phase_end(ctx, "repack");
+fail:
+    holding_free(ctx, &cur);
+    holding_free(ctx, &next);
+    free(members);
+    free(pl.mem);
+    return rc;
+}

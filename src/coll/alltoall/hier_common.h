@@ -1,0 +1,87 @@
+/*
+ * The shared engine of the node- and locality-aware all-to-all family
+ * (Bienz et al., "manycore node-aware alltoall", Algorithms 3-5; the
+ * three-step aggregation of "locality-aware neighborhood collectives", s. 3).
+ * Every algorithm of the family is this engine with two numbers:
+ *
+ *   algorithm                    leaders  groups   phases
+ *   hierarchical                 1        0        gather, inter-node, scatter
+ *   multileader:leaders=k        k        0        gather, inter-node, scatter
+ *   node_aware                   0        1        inter-node, intra-node
+ *   locality_aware:groups=g      0        g        inter-node, intra-node
+ *   multileader_node_aware:k     k        1        gather, inter-node, intra-node, scatter
+ *
+ * Roles. With leaders=k, node n (Q ranks) gets k' = min(k, Q) leaders; leader
+ * group j holds the local ranks [floor(j*Q/k'), floor((j+1)*Q/k')) (balanced,
+ * contiguous in local rank; sizes differ by at most one when k' does not
+ * divide Q) and its leader is the group's lowest local rank. With leaders=0
+ * every rank is its own leader. Leaders are the "participants"; a
+ * participant p serves the ranks Own(p) of its group.
+ * Units. With groups=g >= 1, the participants of node n (in local-rank order)
+ * are cut the same way into g' = min(g, count) balanced contiguous units
+ * (regions); a participant's index is its position in its unit. With
+ * groups=0 each participant is a unit of its own (a flat exchange among all
+ * participants). T(v) is the set of ranks served by unit v.
+ *
+ * Phases (each a message exchange on a cached sub-communicator):
+ *  gather   (leader group, direct sends) p receives Own(p) x All.
+ *  spread   (unit, inner; only when units have different sizes K) the channel
+ *           rule for uneven units: the blocks of participant (u,i) for unit v
+ *           travel over channel i mod K_v, so (u,i) first hands them to
+ *           (u, i mod K_v). With equal unit sizes this phase is empty.
+ *  inter    (channel = participants of equal index i, inner) (u,i) sends to
+ *           (v,i) Own(u,i') x T(v) for every i' = i mod K_v.
+ *  intra    (unit, inner; when some unit has K > 1) (v,i) sends each unit
+ *           member b the blocks whose destination b serves.
+ *  scatter  (leader group, direct sends) leader p sends All x {d} to d.
+ * Inner exchanges run the algorithm named by inner= on packed bytes. For
+ * alltoall the inner algorithm needs equal blocks: every peer's message is
+ * padded to the largest one in the sub-communicator (known without messages
+ * when all units and groups are equal; one MPI_Allreduce otherwise).
+ * alltoallv first sends, per phase, the byte length of every block it
+ * forwards (8 bytes per block, through the same exchange), then the data.
+ *
+ * Cost (N nodes of Q ranks, m bytes per block, one leader, alpha/beta):
+ * hierarchical: gather/scatter (Q-1)(alpha + P m beta) at the leader, inter
+ * T_inner(N, Q^2 m); node_aware: T_inner(N, Q m) + T_inner(Q, N m);
+ * locality_aware: T_inner(N g, Q/g m) + T_inner(Q/g, N g m). Every block is
+ * copied once per phase (repack), and the engine keeps a sorted index of the
+ * blocks a rank holds: O(P * |Own| log) work per phase.
+ */
+#ifndef XCHG_COLL_HIER_COMMON_H
+#define XCHG_COLL_HIER_COMMON_H
+
+#include "../../core/context.h"
+#include "../../core/registry.h"
+
+typedef struct xchg_hier_spec {
+    int leaders; /* leaders per node; 0: every rank takes part itself */
+    int groups;  /* units per node for a node-aware exchange; 0: flat among participants */
+} xchg_hier_spec;
+
+/* Run the family member described by `spec`; inner= is read from `choice`. */
+int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice,
+                  const xchg_hier_spec *spec);
+
+/* Parameter descriptors shared by the family. */
+#define XCHG_HIER_PARAM_INNER(c)                                                     \
+    {.name = "inner", .kind = XCHG_PARAM_ALGO, .def_name = "pairwise", .algo_coll = c, \
+     .help = "flat algorithm used for every internal exchange"}
+#define XCHG_HIER_PARAM_LEADERS                                                      \
+    {.name = "leaders", .kind = XCHG_PARAM_INT, .def = 2, .min = 1, .max = XCHG_RANGE_P, \
+     .help = "leaders per node (min(k, node size) are used)"}
+#define XCHG_HIER_PARAM_GROUPS                                                       \
+    {.name = "groups", .kind = XCHG_PARAM_INT, .def = 2, .min = 1, .max = XCHG_RANGE_P, \
+     .help = "regions per node (min(g, node size) are used)"}
+
+/* Register `ident` for alltoall and alltoallv; PARAMS(c) lists the
+ * parameters for collective c (the inner algorithm's collective). */
+#define XCHG_REGISTER_HIER(ident, fn, text, nparams, PARAMS)                         \
+    const xchg_algorithm xchg_algo_alltoall_##ident = {                              \
+        .coll = XCHG_ALLTOALL, .name = #ident, .summary = text, .run = fn,           \
+        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALL)};                     \
+    const xchg_algorithm xchg_algo_alltoallv_##ident = {                             \
+        .coll = XCHG_ALLTOALLV, .name = #ident, .summary = text, .run = fn,          \
+        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALLV)};
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * Hierarchical all-to-all (Bienz et al., manycore node-aware alltoall,
+ * Algorithm 3 with one leader per node, Figure 2).
+ *
+ * The lowest local rank of every node leads: every rank sends its P blocks to
+ * the leader (gather), the leaders exchange everything their nodes send each
+ * other with the inner algorithm (one message of Q_n*Q_m blocks per node pair),
+ * and the leaders scatter the result. Fewest inter-node messages (N-1 per
+ * node), at the price of a serial gather and scatter of P*Q blocks at the
+ * leader. Cost: 2(Q-1)(alpha + P m beta) + T_inner(N, Q^2 m).
+ * Uneven nodes: nothing special; with the alltoall inner algorithm the leader
+ * messages are padded to the largest node pair. Engine: hier_common.h.
+ */
+#include "hier_common.h"
+
+static int hierarchical(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    const xchg_hier_spec spec = {.leaders = 1, .groups = 0};
+    return xchg_hier_run(ctx, a, choice, &spec);
+}
+
+#define PARAMS(c) {XCHG_HIER_PARAM_INNER(c)}
+XCHG_REGISTER_HIER(hierarchical, hierarchical,
+                   "gather to one leader per node, leaders exchange, scatter", 1, PARAMS)

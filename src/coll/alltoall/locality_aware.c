@@ -1,0 +1,27 @@
+/*
+ * Locality-aware all-to-all (Bienz et al., manycore node-aware alltoall,
+ * Algorithm 4 with several regions per node, Figure 5).
+ *
+ * Node n's Q ranks form g' = min(g, Q) regions of consecutive local ranks,
+ * [floor(r Q/g'), floor((r+1) Q/g')) (sizes differ by at most one when g'
+ * does not divide Q). Rank i of a region exchanges with rank i of every other
+ * region (all nodes) everything for that region, then each region
+ * redistributes internally; both exchanges use the inner algorithm.
+ * Cost: T_inner(N g, (Q/g) m) + T_inner(Q/g, N g m): cheaper redistribution
+ * than node_aware, more inter-region messages. g = 1 is node_aware.
+ * Uneven regions: the channel rule of node_aware (blocks of rank i for region
+ * v go over index i mod |v|, with an extra exchange inside the region first).
+ * Engine: hier_common.h.
+ */
+#include "hier_common.h"
+
+static int locality_aware(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    const xchg_hier_spec spec = {.leaders = 0,
+                                 .groups = (int)xchg_choice_param(choice, "groups")};
+    return xchg_hier_run(ctx, a, choice, &spec);
+}
+
+#define PARAMS(c) {XCHG_HIER_PARAM_GROUPS, XCHG_HIER_PARAM_INNER(c)}
+XCHG_REGISTER_HIER(locality_aware, locality_aware,
+                   "node-aware exchange with g regions per node", 2, PARAMS)

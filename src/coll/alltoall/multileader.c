@@ -1,0 +1,26 @@
+/*
+ * Multi-leader all-to-all (Bienz et al., manycore node-aware alltoall,
+ * Algorithm 3 with several leaders, Figure 3).
+ *
+ * Node n's Q ranks form k' = min(k, Q) leader groups of consecutive local
+ * ranks, [floor(j Q/k'), floor((j+1) Q/k')), led by their lowest local rank
+ * (groups differ by at most one rank when k' does not divide Q; with cyclic
+ * placement "consecutive" means consecutive local ranks, not global ranks).
+ * Gather to the group leader, all leaders of all nodes exchange with the
+ * inner algorithm (each pair of leaders one message of |G|*|G'| blocks),
+ * scatter. Smaller gathers than one leader, k times more inter-node messages.
+ * Cost: 2(Q/k-1)(alpha + P m beta) + T_inner(N k, (Q/k)^2 m).
+ * Engine: hier_common.h.
+ */
+#include "hier_common.h"
+
+static int multileader(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    const xchg_hier_spec spec = {.leaders = (int)xchg_choice_param(choice, "leaders"),
+                                 .groups = 0};
+    return xchg_hier_run(ctx, a, choice, &spec);
+}
+
+#define PARAMS(c) {XCHG_HIER_PARAM_LEADERS, XCHG_HIER_PARAM_INNER(c)}
+XCHG_REGISTER_HIER(multileader, multileader,
+                   "gather to k leaders per node, all leaders exchange, scatter", 2, PARAMS)

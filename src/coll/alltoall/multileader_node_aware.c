@@ -1,0 +1,27 @@
+/*
+ * Multi-leader node-aware all-to-all (Bienz et al., manycore node-aware
+ * alltoall, Algorithm 5, Figure 6).
+ *
+ * Leaders as in multileader (k' = min(k, Q) groups of consecutive local
+ * ranks, the lowest leads). Gather to the leaders; leader j of every node
+ * exchanges with leader j of every other node everything its group sends to
+ * that node (inter-node, inner algorithm); the leaders of a node
+ * redistribute among themselves (intra-node, inner algorithm); scatter.
+ * Cost: 2(Q/k-1)(alpha + P m beta) + T_inner(N, Q^2/k m) + T_inner(k, N Q^2/k^2 m).
+ * Nodes with different numbers of leaders use the channel rule of node_aware
+ * (leader j's blocks for node m go over leader j mod k'_m).
+ * Engine: hier_common.h.
+ */
+#include "hier_common.h"
+
+static int multileader_node_aware(xchg_context *ctx, const xchg_args *a,
+                                  const xchg_choice *choice)
+{
+    const xchg_hier_spec spec = {.leaders = (int)xchg_choice_param(choice, "leaders"),
+                                 .groups = 1};
+    return xchg_hier_run(ctx, a, choice, &spec);
+}
+
+#define PARAMS(c) {XCHG_HIER_PARAM_LEADERS, XCHG_HIER_PARAM_INNER(c)}
+XCHG_REGISTER_HIER(multileader_node_aware, multileader_node_aware,
+                   "gather to k leaders, node-aware exchange among leaders, scatter", 2, PARAMS)

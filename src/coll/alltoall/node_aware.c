@@ -1,0 +1,28 @@
+/*
+ * Node-aware all-to-all (Bienz et al., manycore node-aware alltoall,
+ * Algorithm 4, Figure 4; three-step aggregation of the locality-aware
+ * neighborhood collectives paper, section 3, without its first step).
+ *
+ * Local rank j of node n sends, with the inner algorithm among the ranks of
+ * local rank j on all nodes, everything for node m to local rank j of node m
+ * (inter-node: one message of Q_m blocks per node); then every
+ * node redistributes with the inner algorithm among its ranks (intra-node).
+ * Cost: T_inner(N, Q m) + T_inner(Q, N m).
+ * Uneven nodes (the channel rule): the blocks of local rank j for node m
+ * travel over local rank j mod Q_m. When Q_m <= j, rank (n, j) first hands
+ * them to (n, j mod Q_m) in an extra intra-node exchange (reported as
+ * intra-node); that phase is skipped when all nodes have the same size.
+ * Engine: hier_common.h.
+ */
+#include "hier_common.h"
+
+static int node_aware(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    const xchg_hier_spec spec = {.leaders = 0, .groups = 1};
+    return xchg_hier_run(ctx, a, choice, &spec);
+}
+
+#define PARAMS(c) {XCHG_HIER_PARAM_INNER(c)}
+XCHG_REGISTER_HIER(node_aware, node_aware,
+                   "exchange among equal local ranks of all nodes, then within the node", 1,
+                   PARAMS)
