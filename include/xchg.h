@@ -62,6 +62,16 @@ int XCHG_Comm_get_algorithm(MPI_Comm comm, const char *collective, int last_used
 /* Peak scratch memory (bytes) the last call of `collective` on `comm` held. */
 int XCHG_Comm_get_scratch_peak(MPI_Comm comm, const char *collective, long long *bytes);
 
+/*
+ * Time (seconds, this rank) that the last collective call on `comm` spent in
+ * each named phase, in the order the phases first occurred: hierarchical
+ * algorithms report "gather", "inter-node", "intra-node", "scatter" and
+ * "repack" (packing and copying); flat algorithms report none. Up to `max`
+ * entries go to names[] (static strings) and seconds[]; *count is how many.
+ */
+int XCHG_Comm_get_phase_times(MPI_Comm comm, int max, const char **names, double *seconds,
+                              int *count);
+
 /* The detail of the last error xchg raised on this thread ("" if none). */
 const char *XCHG_Last_error(void);
 

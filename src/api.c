@@ -121,6 +121,23 @@ int XCHG_Comm_get_scratch_peak(MPI_Comm comm, const char *collective, long long 
     return xchg_raise(comm, rc);
 }
 
+int XCHG_Comm_get_phase_times(MPI_Comm comm, int max, const char **names, double *seconds,
+                              int *count)
+{
+    xchg_context *ctx;
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS && (!count || (max > 0 && (!names || !seconds))))
+        rc = xchg_error(MPI_ERR_ARG, "count, names or seconds is NULL");
+    if (rc == MPI_SUCCESS) {
+        *count = ctx->phases.count < max ? ctx->phases.count : (max > 0 ? max : 0);
+        for (int i = 0; i < *count; i++) {
+            names[i] = ctx->phases.name[i];
+            seconds[i] = ctx->phases.seconds[i];
+        }
+    }
+    return xchg_raise(comm, rc);
+}
+
 int XCHG_Algorithm_count(const char *collective, int *count)
 {
     xchg_coll coll;

@@ -112,7 +112,8 @@ int main(int argc, char **argv)
                                   "multileader_node_aware"};
     static const char *inners[] = {"pairwise", "nonblocking", "scattered", "linear",
                                    "multipair_blocking", "waitany", "testany", "bruck"};
-    int ks[4] = {1, 2, 4, size};
+    char ks[6][16] = {"1", "2", "4", "", "numa", "socket"};
+    snprintf(ks[3], sizeof ks[3], "%d", size);
     int tests = 0;
     for (int c = 0; c < 2; c++) {
         const char *coll = c ? "alltoallv" : "alltoall";
@@ -120,10 +121,10 @@ int main(int argc, char **argv)
             if (!strstr(algos[ai], filter)) continue;
             const char *pname = ai == 1 || ai == 4 ? "leaders" : ai == 3 ? "groups" : NULL;
             for (int ii = 0; ii < 8 - c; ii++)
-                for (int ki = 0; ki < (pname ? 4 : 1); ki++) {
-                    if (pname && ks[ki] > size) continue;
+                for (int ki = 0; ki < (!pname ? 1 : ai == 3 ? 6 : 4); ki++) {
+                    if (pname && ki < 4 && atoi(ks[ki]) > size) continue;
                     char sel[128];
-                    if (pname) snprintf(sel, sizeof sel, "%s:%s=%d,inner=%s", algos[ai], pname, ks[ki], inners[ii]);
+                    if (pname) snprintf(sel, sizeof sel, "%s:%s=%s,inner=%s", algos[ai], pname, ks[ki], inners[ii]);
                     else snprintf(sel, sizeof sel, "%s:inner=%s", algos[ai], inners[ii]);
                     int rc = XCHG_Comm_set_algorithm(MPI_COMM_WORLD, coll, sel);
                     if (rc != MPI_SUCCESS) { fprintf(stderr, "set %s: %s\n", sel, XCHG_Last_error()); failures++; continue; }

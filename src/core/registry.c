@@ -92,11 +92,15 @@ static void describe_param(const xchg_param_desc *p, char *buf, size_t len)
 {
     char lo[24], hi[24];
     switch (p->kind) {
-    case XCHG_PARAM_INT:
+    case XCHG_PARAM_INT: {
         format_bound(p->min, lo, sizeof lo);
         format_bound(p->max, hi, sizeof hi);
-        snprintf(buf, len, "%s=%" PRId64 " [%s..%s]", p->name, p->def, lo, hi);
+        size_t used = (size_t)snprintf(buf, len, "%s=%" PRId64 " [%s..%s", p->name, p->def, lo, hi);
+        for (int i = 0; p->names && p->names[i] && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "|%s", p->names[i]);
+        if (used < len) snprintf(buf + used, len - used, "]");
         break;
+    }
     case XCHG_PARAM_ENUM: {
         size_t used = (size_t)snprintf(buf, len, "%s=%s [", p->name, p->names[p->def]);
         for (int i = 0; p->names[i] && used < len; i++)
@@ -158,6 +162,11 @@ static int parse_value(const xchg_algorithm *algo, const xchg_param_desc *p, con
         *value = xchg_registry_index(inner);
         return MPI_SUCCESS;
     }
+    for (int i = 0; p->names && p->names[i]; i++) /* an INT's special values */
+        if (strcmp(p->names[i], text) == 0) {
+            *value = -(i + 1);
+            return MPI_SUCCESS;
+        }
     char *end;
     errno = 0;
     long long v = strtoll(text, &end, 10);
@@ -235,7 +244,10 @@ void xchg_choice_format(const xchg_choice *choice, char *buf, size_t len)
     for (int i = 0; i < algo->num_params && used < len; i++) {
         const xchg_param_desc *p = &algo->params[i];
         const char *sep = i ? "," : ":";
-        if (p->kind == XCHG_PARAM_INT)
+        if (p->kind == XCHG_PARAM_INT && p->names && choice->value[i] < 0)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", sep, p->name,
+                                     p->names[-choice->value[i] - 1]);
+        else if (p->kind == XCHG_PARAM_INT)
             used += (size_t)snprintf(buf + used, len - used, "%s%s=%" PRId64, sep, p->name,
                                      choice->value[i]);
         else if (p->kind == XCHG_PARAM_ENUM)

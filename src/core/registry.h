@@ -19,7 +19,8 @@
 #define XCHG_RANGE_MAXINT INT64_MAX
 
 typedef enum {
-    XCHG_PARAM_INT,      /* an integer in [min, max] */
+    XCHG_PARAM_INT,      /* an integer in [min, max]; optional `names` are special
+                            values outside the range: names[i] means -(i+1) */
     XCHG_PARAM_ENUM,     /* one of `names`; the value is the index into names */
     XCHG_PARAM_ALGO      /* the name of a flat algorithm of collective `algo_coll`;
                             the value is its registry index */
@@ -30,7 +31,8 @@ typedef struct xchg_param_desc {
     xchg_param_kind kind;
     int64_t def;               /* default (for XCHG_PARAM_ALGO: see def_name) */
     int64_t min, max;          /* valid range; max may be XCHG_RANGE_P */
-    const char *const *names;  /* XCHG_PARAM_ENUM: NULL-terminated value names */
+    const char *const *names;  /* XCHG_PARAM_ENUM: NULL-terminated value names;
+                                  XCHG_PARAM_INT: optional special values -1, -2, ... */
     const char *def_name;      /* XCHG_PARAM_ALGO: default inner algorithm */
     xchg_coll algo_coll;       /* XCHG_PARAM_ALGO: which collective's algorithms */
     const char *help;

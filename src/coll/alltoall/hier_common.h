@@ -22,6 +22,16 @@
  * (regions); a participant's index is its position in its unit. With
  * groups=0 each participant is a unit of its own (a flat exchange among all
  * participants). T(v) is the set of ranks served by unit v.
+ * groups=numa / groups=socket: a unit is the set of a node's ranks that share
+ * a NUMA domain / socket, asked from MPI (Open MPI: MPI_Comm_split_type with
+ * OMPI_COMM_TYPE_NUMA / _SOCKET; an MPI-4 MPI (MPICH 4): MPI_COMM_TYPE_HW_GUIDED
+ * with mpi_hw_resource_type NUMANode / Package), intersected with the
+ * (virtual) node; units are numbered in order of their lowest local rank and
+ * need not be contiguous. When the MPI cannot tell (no such split type, or
+ * the split gives MPI_COMM_NULL), the whole node is one unit. Virtual nodes
+ * on one machine: a virtual node is cut only where the real domains cut it.
+ * This costs one MPI_Comm_split_type and one MPI_Allgather per call (not
+ * cached yet).
  *
  * Phases (each a message exchange on a cached sub-communicator):
  *  gather   (leader group, direct sends) p receives Own(p) x All.
@@ -56,8 +66,14 @@
 
 typedef struct xchg_hier_spec {
     int leaders; /* leaders per node; 0: every rank takes part itself */
-    int groups;  /* units per node for a node-aware exchange; 0: flat among participants */
+    int groups;  /* units per node for a node-aware exchange; 0: flat among participants;
+                    XCHG_HIER_NUMA / XCHG_HIER_SOCKET: the machine's domains */
 } xchg_hier_spec;
+
+/* groups=numa and groups=socket (the INT parameter's special values). */
+#define XCHG_HIER_NUMA (-1)
+#define XCHG_HIER_SOCKET (-2)
+extern const char *const xchg_hier_region_names[];
 
 /* Run the family member described by `spec`; inner= is read from `choice`. */
 int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice,
@@ -72,7 +88,8 @@ int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choi
      .help = "leaders per node (min(k, node size) are used)"}
 #define XCHG_HIER_PARAM_GROUPS                                                       \
     {.name = "groups", .kind = XCHG_PARAM_INT, .def = 2, .min = 1, .max = XCHG_RANGE_P, \
-     .help = "regions per node (min(g, node size) are used)"}
+     .names = xchg_hier_region_names,                                               \
+     .help = "regions per node (min(g, node size) are used), or numa or socket"}
 
 /* Register `ident` for alltoall and alltoallv; PARAMS(c) lists the
  * parameters for collective c (the inner algorithm's collective). */
