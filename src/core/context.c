@@ -31,7 +31,8 @@ static void unlink_live(xchg_context *ctx)
 
 static void context_destroy(xchg_context *ctx)
 {
-    for (int i = 0; i < ctx->num_subcomms; i++) MPI_Comm_free(&ctx->subcomms[i].comm);
+    for (int i = 0; i < ctx->num_subcomms; i++) /* MPI_COMM_NULL: not a member (MPI_UNDEFINED) */
+        if (ctx->subcomms[i].comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->subcomms[i].comm);
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
     xchg_topology_free(&ctx->topo);
     unlink_live(ctx);
