@@ -220,9 +220,14 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
 
     bench_run_info info = {.opt = &opt, .size = nranks};
+    static char library[MPI_MAX_LIBRARY_VERSION_STRING];
     int len;
-    MPI_Get_library_version(info.mpi_library, &len);
-    info.mpi_library[strcspn(info.mpi_library, ",\n")] = '\0';
+    MPI_Get_library_version(library, &len);
+    library[strcspn(library, ",\n")] = '\0';
+    for (char *c = library; *c; c++)
+        if (*c == '\t') *c = ' ';
+    snprintf(info.mpi_library, sizeof info.mpi_library, "%.*s",
+             (int)sizeof info.mpi_library - 1, library);
     xchg_context *ctx;
     if (xchg_context_get(comm, &ctx) == MPI_SUCCESS) {
         info.num_nodes = ctx->topo.num_nodes;
