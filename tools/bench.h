@@ -28,6 +28,7 @@ typedef struct bench_options {
     const char *coll_name;
     int64_t min_size, max_size;   /* -m MIN:MAX, bytes */
     int iterations, warmup;       /* -i, -x */
+    int rounds;                   /* -r: interleaved rounds per size */
     int full;                     /* -f: min/max columns */
     const char *algo_specs[64];   /* --algo, repeatable */
     int num_algo_specs;

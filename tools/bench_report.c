@@ -38,9 +38,10 @@ void bench_report_header(const bench_run_info *info, FILE *out)
     fprintf(out, "# S = %s, MPI_BYTE data\n",
             o->coll == XCHG_ALLTOALLV ? "maximum block size in bytes (blocks vary per --dist)"
                                       : "block size in bytes per peer");
-    fprintf(out, "# %d iterations after %d warm-up; barrier before each call; an iteration's\n"
-                 "# time is the slowest rank's; median/min/max over iterations in microseconds\n",
-            o->iterations, o->warmup);
+    fprintf(out, "# %d iterations in %d interleaved rounds (MPI, then every algorithm, in turn),\n"
+                 "# %d warm-up calls; barrier before each call; an iteration's time is the\n"
+                 "# slowest rank's; median/min/max over iterations in microseconds\n",
+            o->iterations, o->rounds < o->iterations ? o->rounds : o->iterations, o->warmup);
     fprintf(out, "# ratio = median / median of MPI's own MPI_%s in the same run:\n"
                  "#   ratio < 1.00 means xchg is faster than MPI, > 1.00 slower\n",
             o->coll == XCHG_ALLTOALLV ? "Alltoallv" : o->coll == XCHG_ALLTOALL ? "Alltoall"
@@ -168,10 +169,10 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
     fprintf(f, "{\n  \"tool\": \"xchg-bench\",\n  \"coll\": \"%s\",\n  \"dist\": ", o->coll_name);
     json_string(f, o->coll == XCHG_ALLTOALLV ? bench_dist_names[o->dist] : "");
     fprintf(f, ",\n  \"seed\": %" PRIu64 ",\n  \"P\": %d,\n  \"nodes\": %d,\n"
-               "  \"virtual_nodes\": %s,\n  \"iterations\": %d,\n  \"warmup\": %d,\n"
+               "  \"virtual_nodes\": %s,\n  \"iterations\": %d,\n  \"warmup\": %d,\n  \"rounds\": %d,\n"
                "  \"mpi_library\": ",
             o->seed, info->size, info->num_nodes, info->topo_virtual ? "true" : "false",
-            o->iterations, o->warmup);
+            o->iterations, o->warmup, o->rounds);
     json_string(f, info->mpi_library);
     fprintf(f, ",\n  \"results\": [\n");
     for (int i = 0; i < num_rows; i++) {
@@ -198,13 +199,14 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
     return 0;
 }
 
+/* `done` of `total` work units; done >= total clears the line. */
 void bench_progress(int enabled, int done, int total, int64_t size, const char *algo)
 {
     if (!enabled) return;
-    if (done >= total) {
+    if (done >= total)
         fprintf(stderr, "\r%-79s\r", "");
-    } else {
-        fprintf(stderr, "\r[%3d/%3d] S=%-8" PRId64 " %-50.50s", done + 1, total, size, algo);
-    }
+    else
+        fprintf(stderr, "\r[%3d%%] S=%-8" PRId64 " %-55.55s", (int)(100LL * done / total), size,
+                algo);
     fflush(stderr);
 }

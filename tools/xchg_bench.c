@@ -35,6 +35,8 @@ static void usage(FILE *out)
         "                       alltoall/allgather: block per peer; alltoallv: maximum block\n"
         "  -i, --iterations N   timed iterations per size and algorithm (500)\n"
         "  -x, --warmup N       untimed warm-up iterations (50)\n"
+        "  -r, --rounds N       interleave: time MPI and every algorithm in N rounds of\n"
+        "                       ITER/N iterations each (10), so load changes hit all alike\n"
         "  -f, --full           also print min and max columns\n"
         "  -a, --algo SPEC      repeatable; default all. SPEC: all | name[:p=v,...] |\n"
         "                       name:p=all | name:p=A..B (B may be P) | name:p=A,B,C\n"
@@ -70,16 +72,17 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
         {"coll", required_argument, 0, 'c'},       {"message-size", required_argument, 0, 'm'},
         {"iterations", required_argument, 0, 'i'}, {"warmup", required_argument, 0, 'x'},
         {"full", no_argument, 0, 'f'},             {"algo", required_argument, 0, 'a'},
+        {"rounds", required_argument, 0, 'r'},
         {"dist", required_argument, 0, 'd'},       {"seed", required_argument, 0, OPT_SEED},
         {"csv", required_argument, 0, OPT_CSV},    {"json", required_argument, 0, OPT_JSON},
         {"progress", no_argument, 0, OPT_PROGRESS}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     *o = (bench_options){.coll = XCHG_ALLTOALLV, .coll_name = "alltoallv", .min_size = 16,
-                         .max_size = 16384, .iterations = 500, .warmup = 50, .dist = DIST_UNIFORM,
+                         .max_size = 16384, .iterations = 500, .warmup = 50, .rounds = 10, .dist = DIST_UNIFORM,
                          .seed = 1};
     opterr = rank == 0;
     int c, bad = 0;
-    while ((c = getopt_long(argc, argv, "c:m:i:x:fa:d:h", longs, NULL)) != -1 && !bad) {
+    while ((c = getopt_long(argc, argv, "c:m:i:x:r:fa:d:h", longs, NULL)) != -1 && !bad) {
         switch (c) {
         case 'c':
             bad = xchg_coll_from_name(optarg, &o->coll) != MPI_SUCCESS;
@@ -88,6 +91,7 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
         case 'm': bad = parse_sizes(optarg, o); break;
         case 'i': o->iterations = atoi(optarg); bad = o->iterations < 1; break;
         case 'x': o->warmup = atoi(optarg); bad = o->warmup < 0; break;
+        case 'r': o->rounds = atoi(optarg); bad = o->rounds < 1; break;
         case 'f': o->full = 1; break;
         case 'a':
             bad = o->num_algo_specs >= 64;
@@ -125,25 +129,27 @@ static int compare_doubles(const void *a, const void *b)
 }
 
 /*
- * The timed loop: warm-up, then per iteration barrier, t0, call, t1. The
- * per-iteration times become the max over ranks afterwards, so the loop itself
- * has no extra communication. (--skew and --breakdown would hook in here.)
+ * The timed loop: `warmup` untimed calls, then per iteration barrier, t0, the
+ * call, t1, into times[0..count). The per-iteration times become the max over
+ * ranks afterwards, so the loop itself has no extra communication.
+ * (--skew and --breakdown would hook in here: a delay before the call, and
+ * the context's phase times after it.)
  */
 static int bench_time_calls(const bench_options *o, bench_workload *w, int use_mpi,
-                            MPI_Comm comm, double *times)
+                            MPI_Comm comm, int warmup, int count, double *times)
 {
     int rc = MPI_SUCCESS;
-    for (int it = 0; it < o->warmup + o->iterations && rc == MPI_SUCCESS; it++) {
+    for (int it = 0; it < warmup + count && rc == MPI_SUCCESS; it++) {
         PMPI_Barrier(comm);
         double t0 = MPI_Wtime();
         rc = bench_call(o, w, use_mpi, comm);
         double t1 = MPI_Wtime();
-        if (it >= o->warmup) times[it - o->warmup] = t1 - t0;
+        if (it >= warmup) times[it - warmup] = t1 - t0;
     }
     int failed = rc != MPI_SUCCESS, any_failed = 0;
     PMPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm);
     if (any_failed) return MPI_ERR_OTHER;
-    PMPI_Allreduce(MPI_IN_PLACE, times, o->iterations, MPI_DOUBLE, MPI_MAX, comm);
+    PMPI_Allreduce(MPI_IN_PLACE, times, count, MPI_DOUBLE, MPI_MAX, comm);
     return MPI_SUCCESS;
 }
 
@@ -157,12 +163,11 @@ static void summarize(const bench_options *o, double *times, bench_result *r)
     r->max_us = times[n - 1] * 1e6;
 }
 
-/* Check one call of the selected algorithm against the reference; then time it. */
-static void run_algorithm(const bench_options *o, bench_workload *w, const char *selection,
-                          MPI_Comm comm, double *times, double mpi_median_us, bench_result *r)
+/* Select the algorithm, run it once and compare with MPI's result; record the
+ * full selection string and the scratch peak. Leaves r->status. */
+static void check_algorithm(const bench_options *o, bench_workload *w, const char *selection,
+                            MPI_Comm comm, bench_result *r)
 {
-    int rank;
-    MPI_Comm_rank(comm, &rank);
     snprintf(r->algorithm, sizeof r->algorithm, "%s", selection);
     if (XCHG_Comm_set_algorithm(comm, o->coll_name, selection) != MPI_SUCCESS) {
         r->status = ROW_NOT_APPLICABLE; /* deterministic: the same on every rank */
@@ -190,16 +195,68 @@ static void run_algorithm(const bench_options *o, bench_workload *w, const char 
                      "result differs from MPI's on %d rank(s); no time reported", global[1]);
         return;
     }
-    if (bench_time_calls(o, w, 0, comm, times) != MPI_SUCCESS) {
-        r->status = ROW_FAILED;
-        snprintf(r->message, sizeof r->message, "a timed call failed: %s", XCHG_Last_error());
-        return;
-    }
-    summarize(o, times, r);
-    r->ratio = r->median_us / mpi_median_us;
     long long peak = 0;
     XCHG_Comm_get_scratch_peak(comm, o->coll_name, &peak);
     PMPI_Allreduce(&peak, &r->scratch_peak, 1, MPI_LONG_LONG, MPI_MAX, comm);
+}
+
+/*
+ * One size: MPI's own collective gives the reference result; every algorithm
+ * is checked against it; then `rounds` rounds each time a slice of the
+ * iterations of MPI and of every correct algorithm in turn, so that a change
+ * of machine load during the run affects all rows alike. Fills rows[0] (MPI)
+ * and rows[1..num_algos].
+ */
+static int bench_one_size(const bench_options *o, bench_workload *w, const bench_algo_list *algos,
+                          MPI_Comm comm, int progress, int progress_base, int progress_total,
+                          bench_result *rows)
+{
+    int num_rows = 1 + algos->count;
+    double *times = malloc((size_t)num_rows * (size_t)o->iterations * sizeof *times);
+    if (!times) return MPI_ERR_NO_MEM;
+    for (int i = 0; i < num_rows; i++)
+        rows[i] = (bench_result){.size = w->size, .iterations = o->iterations,
+                                 .warmup = o->warmup, .is_mpi = i == 0};
+    snprintf(rows[0].algorithm, sizeof rows[0].algorithm, "MPI");
+    bench_clear_recv(w, w->recvbuf);
+    int rc = bench_call(o, w, 1, comm), any_rc;
+    PMPI_Allreduce(&rc, &any_rc, 1, MPI_INT, MPI_MAX, comm);
+    if (any_rc != MPI_SUCCESS) {
+        rows[0].status = ROW_FAILED;
+        snprintf(rows[0].message, sizeof rows[0].message, "MPI's own collective failed");
+        free(times);
+        return MPI_ERR_OTHER;
+    }
+    memcpy(w->refbuf, w->recvbuf, w->recv_bytes);
+    for (int a = 0; a < algos->count; a++)
+        check_algorithm(o, w, algos->selection[a], comm, &rows[1 + a]);
+
+    int rounds = o->rounds < o->iterations ? o->rounds : o->iterations, done = 0;
+    int warmup = (o->warmup + rounds - 1) / rounds, step = 0;
+    for (int round = 0; round < rounds; round++) {
+        int count = o->iterations / rounds + (round < o->iterations % rounds);
+        for (int i = 0; i < num_rows; i++, step++) {
+            bench_result *r = &rows[i];
+            bench_progress(progress, progress_base + step * 1000 / (rounds * num_rows),
+                           progress_total, w->size, r->algorithm);
+            if (r->status != ROW_OK) continue;
+            if (!r->is_mpi) XCHG_Comm_set_algorithm(comm, o->coll_name, algos->selection[i - 1]);
+            if (bench_time_calls(o, w, r->is_mpi, comm, warmup, count,
+                                 times + (size_t)i * (size_t)o->iterations + done) !=
+                MPI_SUCCESS) {
+                r->status = ROW_FAILED;
+                snprintf(r->message, sizeof r->message, "a timed call failed");
+            }
+        }
+        done += count;
+    }
+    for (int i = 0; i < num_rows; i++) {
+        if (rows[i].status != ROW_OK) continue;
+        summarize(o, times + (size_t)i * (size_t)o->iterations, &rows[i]);
+        rows[i].ratio = rows[0].status == ROW_OK ? rows[i].median_us / rows[0].median_us : 0;
+    }
+    free(times);
+    return MPI_SUCCESS;
 }
 
 int main(int argc, char **argv)
@@ -245,9 +302,8 @@ int main(int argc, char **argv)
         int w = (int)strlen(algos.selection[a]);
         if (w > info.algo_width) info.algo_width = w;
     }
-    int per_size = 1 + algos.count, num_rows = 0, total = num_sizes * per_size;
-    bench_result *rows = calloc((size_t)total, sizeof *rows);
-    double *times = malloc((size_t)opt.iterations * sizeof *times);
+    int per_size = 1 + algos.count, num_rows = 0;
+    bench_result *rows = calloc((size_t)(num_sizes * per_size), sizeof *rows);
     int progress = rank == 0 && (opt.progress || isatty(STDERR_FILENO));
     if (rank == 0) bench_report_header(&info, stdout);
 
@@ -255,46 +311,23 @@ int main(int argc, char **argv)
         bench_workload w;
         int rc = bench_workload_create(&opt, sizes[s], rank, nranks, &w), any_rc;
         PMPI_Allreduce(&rc, &any_rc, 1, MPI_INT, MPI_MAX, comm);
-        if (any_rc != MPI_SUCCESS) {
-            if (rank == 0) fprintf(stderr, "xchg-bench: cannot set up S=%" PRId64 "\n", sizes[s]);
-            bench_workload_free(&w);
+        if (any_rc == MPI_SUCCESS)
+            rc = bench_one_size(&opt, &w, &algos, comm, progress, s * 1000, num_sizes * 1000,
+                                rows + num_rows);
+        bench_workload_free(&w);
+        if (any_rc != MPI_SUCCESS || rc != MPI_SUCCESS) {
+            if (rank == 0) fprintf(stderr, "xchg-bench: S=%" PRId64 ": %s\n", sizes[s],
+                                   any_rc ? "cannot set up the buffers" : "MPI's call failed");
             exit_code = 1;
             break;
         }
-        /* MPI's own collective: the reference result and time. */
-        bench_result *mpi = &rows[num_rows++];
-        *mpi = (bench_result){.size = sizes[s], .is_mpi = 1, .iterations = opt.iterations,
-                              .warmup = opt.warmup, .ratio = 1.0};
-        snprintf(mpi->algorithm, sizeof mpi->algorithm, "MPI");
-        bench_progress(progress, s * per_size, total, sizes[s], "MPI");
-        bench_clear_recv(&w, w.recvbuf);
-        rc = bench_call(&opt, &w, 1, comm);
-        memcpy(w.refbuf, w.recvbuf, w.recv_bytes);
-        if (rc != MPI_SUCCESS || bench_time_calls(&opt, &w, 1, comm, times) != MPI_SUCCESS) {
-            mpi->status = ROW_FAILED;
-            snprintf(mpi->message, sizeof mpi->message, "MPI's own collective failed");
-            exit_code = 1;
-        } else {
-            summarize(&opt, times, mpi);
-        }
-        if (rank == 0) {
-            bench_progress(progress, total, total, 0, "");
-            bench_report_row(&info, mpi, stdout);
-        }
-        for (int a = 0; a < algos.count && mpi->status == ROW_OK; a++) {
-            bench_result *r = &rows[num_rows++];
-            *r = (bench_result){.size = sizes[s], .iterations = opt.iterations,
-                                .warmup = opt.warmup};
-            bench_progress(progress, s * per_size + 1 + a, total, sizes[s], algos.selection[a]);
-            run_algorithm(&opt, &w, algos.selection[a], comm, times, mpi->median_us, r);
-            if (r->status == ROW_WRONG || r->status == ROW_FAILED) exit_code = 1;
-            if (rank == 0) {
-                bench_progress(progress, total, total, 0, "");
-                bench_report_row(&info, r, stdout);
-            }
+        bench_progress(progress, 1, 0, 0, "");
+        for (int i = 0; i < per_size; i++, num_rows++) {
+            if (rows[num_rows].status == ROW_WRONG || rows[num_rows].status == ROW_FAILED)
+                exit_code = 1;
+            if (rank == 0) bench_report_row(&info, &rows[num_rows], stdout);
         }
         if (rank == 0 && s + 1 < num_sizes) printf("\n");
-        bench_workload_free(&w);
     }
     if (rank == 0) {
         if (num_sizes > 1 && algos.count > 0) bench_report_summary(&info, rows, num_rows, stdout);
@@ -304,7 +337,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "xchg-bench: cannot write %s\n", opt.json_path), exit_code = 1;
     }
     free(rows);
-    free(times);
     bench_algos_free(&algos);
     MPI_Comm_free(&comm);
     MPI_Finalize();
