@@ -65,6 +65,7 @@ typedef struct bench_result {
     double median_us, min_us, max_us, ratio;
     int iterations, warmup;
     long long scratch_peak;       /* max over ranks, bytes */
+    double send_bytes_per_rank;   /* mean over ranks of the bytes a rank sends */
 } bench_result;
 
 typedef struct bench_run_info {

@@ -132,7 +132,7 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
     if (!f) return 1;
     const bench_options *o = info->opt;
     fprintf(f, "coll,dist,seed,P,nodes,virtual_nodes,S_bytes,algorithm,status,median_us,min_us,"
-               "max_us,ratio,iterations,warmup,scratch_peak_bytes,message,mpi_library\n");
+               "max_us,ratio,iterations,warmup,scratch_peak_bytes,send_bytes_per_rank,message,mpi_library\n");
     for (int i = 0; i < num_rows; i++) {
         const bench_result *r = &rows[i];
         fprintf(f, "%s,%s,%" PRIu64 ",%d,%d,%d,%" PRId64 ",\"%s\",%s,", o->coll_name,
@@ -141,7 +141,8 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
         if (r->status == ROW_OK)
             fprintf(f, "%.3f,%.3f,%.3f,%.4f,", r->median_us, r->min_us, r->max_us, r->ratio);
         else fprintf(f, ",,,,");
-        fprintf(f, "%d,%d,%lld,\"", r->iterations, r->warmup, r->scratch_peak);
+        fprintf(f, "%d,%d,%lld,%.1f,\"", r->iterations, r->warmup, r->scratch_peak,
+                r->send_bytes_per_rank);
         for (const char *c = r->message; *c; c++) fprintf(f, *c == '"' ? "\"\"" : "%c", *c);
         fprintf(f, "\",\"%s\"\n", info->mpi_library);
     }
@@ -189,8 +190,8 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
         else
             fprintf(f, "\"median_us\": null, \"min_us\": null, \"max_us\": null, \"ratio\": null, ");
         fprintf(f, "\"iterations\": %d, \"warmup\": %d, \"scratch_peak_bytes\": %lld, "
-                   "\"message\": ",
-                r->iterations, r->warmup, r->scratch_peak);
+                   "\"send_bytes_per_rank\": %.1f, \"message\": ",
+                r->iterations, r->warmup, r->scratch_peak, r->send_bytes_per_rank);
         json_string(f, r->message);
         fprintf(f, "}%s\n", i + 1 < num_rows ? "," : "");
     }

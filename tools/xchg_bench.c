@@ -211,7 +211,8 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
                           MPI_Comm comm, int progress, int progress_base, int progress_total,
                           bench_result *rows)
 {
-    int num_rows = 1 + algos->count;
+    int num_rows = 1 + algos->count, nranks;
+    MPI_Comm_size(comm, &nranks);
     double *times = malloc((size_t)num_rows * (size_t)o->iterations * sizeof *times);
     if (!times) return MPI_ERR_NO_MEM;
     for (int i = 0; i < num_rows; i++)
@@ -228,6 +229,9 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
         return MPI_ERR_OTHER;
     }
     memcpy(w->refbuf, w->recvbuf, w->recv_bytes);
+    long long sent_total = 0;
+    PMPI_Allreduce(&w->total_bytes, &sent_total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    for (int i = 0; i < num_rows; i++) rows[i].send_bytes_per_rank = (double)sent_total / nranks;
     for (int a = 0; a < algos->count; a++)
         check_algorithm(o, w, algos->selection[a], comm, &rows[1 + a]);
 
