@@ -4,8 +4,9 @@
  *   --algo all                    every algorithm of the collective, defaults
  *   --algo scattered:batch=8      one selection string, as XCHG_ALLTOALLV takes
  *   --algo NAME:p=all             every valid value of p at this P (integer
- *                                 range, min..P when unbounded; enum names;
- *                                 or flat inner algorithms)
+ *                                 range, min..P when unbounded, plus special
+ *                                 names such as numa; enum names; or flat
+ *                                 inner algorithms)
  *   --algo NAME:p=2..8            an integer range (the upper end may be P)
  *   --algo NAME:p=2,4,8           a list (also for enum and algorithm values)
  * One parameter per --algo may sweep; the others are fixed.
@@ -66,6 +67,9 @@ static int sweep_values(const xchg_param_desc *p, const char *spec, int nranks,
                 return -1;
             }
             for (int64_t v = lo; v <= hi; v++) snprintf(values[n++], 64, "%" PRId64, v);
+            /* Special named values of an integer parameter (e.g. groups=numa). */
+            for (int i = 0; p->names && p->names[i] && n < max_values; i++)
+                snprintf(values[n++], 64, "%s", p->names[i]);
         } else if (p->kind == XCHG_PARAM_ENUM) {
             for (int i = 0; p->names[i] && n < max_values; i++)
                 snprintf(values[n++], 64, "%s", p->names[i]);
