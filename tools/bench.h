@@ -17,6 +17,11 @@
 
 #include "core/registry.h"
 
+/* --breakdown: the phases hierarchical algorithms report (XCHG_Comm_get_phase_times),
+ * in a fixed order; any other name is added to "other". */
+#define BENCH_NUM_PHASES 6
+extern const char *const bench_phase_names[BENCH_NUM_PHASES];
+
 typedef enum {
     DIST_UNIFORM, DIST_NORMAL, DIST_POWERLAW, DIST_SPARSE, DIST_FFT1, DIST_FFT2, DIST_COUNT
 } bench_dist;
@@ -36,6 +41,7 @@ typedef struct bench_options {
     uint64_t seed;
     const char *csv_path, *json_path;
     int progress;
+    int breakdown;                /* --breakdown: per-phase medians */
 } bench_options;
 
 /* The algorithms to run: selection strings, after expanding all and sweeps. */
@@ -66,6 +72,8 @@ typedef struct bench_result {
     int iterations, warmup;
     long long scratch_peak;       /* max over ranks, bytes */
     double send_bytes_per_rank;   /* mean over ranks of the bytes a rank sends */
+    int phase_seen;               /* --breakdown: bit p set when some rank reported phase p */
+    double phase_us[BENCH_NUM_PHASES]; /* median over iterations of the slowest rank's phase time */
 } bench_result;
 
 typedef struct bench_run_info {

@@ -10,6 +10,9 @@
 #include "bench.h"
 #include "xchg.h"
 
+const char *const bench_phase_names[BENCH_NUM_PHASES] = {"gather", "inter-node", "intra-node",
+                                                          "scatter", "repack", "other"};
+
 static const char *status_name(bench_status s)
 {
     switch (s) {
@@ -46,7 +49,11 @@ void bench_report_header(const bench_run_info *info, FILE *out)
                  "#   ratio < 1.00 means xchg is faster than MPI, > 1.00 slower\n",
             o->coll == XCHG_ALLTOALLV ? "Alltoallv" : o->coll == XCHG_ALLTOALL ? "Alltoall"
                                                                                : "Allgather");
-    fprintf(out, "# scratch = peak scratch memory of the call (bytes, max over ranks)\n#\n");
+    fprintf(out, "# scratch = peak scratch memory of the call (bytes, max over ranks)\n");
+    if (o->breakdown)
+        fprintf(out, "# --breakdown: per phase, the slowest rank's time in each iteration, median\n"
+                     "#   over iterations (us); ranks wait inside phases, so phases need not add up\n");
+    fprintf(out, "#\n");
     fprintf(out, "%8s  %-*s %11s", "S", algo_width(info), "algorithm", "median_us");
     if (o->full) fprintf(out, " %11s %11s", "min_us", "max_us");
     fprintf(out, " %7s %10s\n", "ratio", "scratch");
@@ -61,7 +68,11 @@ void bench_report_row(const bench_run_info *info, const bench_result *r, FILE *o
     } else {
         fprintf(out, "%11.2f", r->median_us);
         if (info->opt->full) fprintf(out, " %11.2f %11.2f", r->min_us, r->max_us);
-        fprintf(out, " %7.2f %10lld\n", r->ratio, r->scratch_peak);
+        fprintf(out, " %7.2f %10lld", r->ratio, r->scratch_peak);
+        for (int p = 0; info->opt->breakdown && p < BENCH_NUM_PHASES; p++)
+            if (r->phase_seen & (1 << p))
+                fprintf(out, " %s=%.2f", bench_phase_names[p], r->phase_us[p]);
+        fprintf(out, "\n");
     }
     fflush(out);
 }
@@ -132,7 +143,10 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
     if (!f) return 1;
     const bench_options *o = info->opt;
     fprintf(f, "coll,dist,seed,P,nodes,virtual_nodes,S_bytes,algorithm,status,median_us,min_us,"
-               "max_us,ratio,iterations,warmup,scratch_peak_bytes,send_bytes_per_rank,message,mpi_library\n");
+               "max_us,ratio,iterations,warmup,scratch_peak_bytes,send_bytes_per_rank,message,mpi_library");
+    for (int p = 0; o->breakdown && p < BENCH_NUM_PHASES; p++)
+        fprintf(f, ",%s_us", bench_phase_names[p]);
+    fprintf(f, "\n");
     for (int i = 0; i < num_rows; i++) {
         const bench_result *r = &rows[i];
         fprintf(f, "%s,%s,%" PRIu64 ",%d,%d,%d,%" PRId64 ",\"%s\",%s,", o->coll_name,
@@ -144,7 +158,11 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
         fprintf(f, "%d,%d,%lld,%.1f,\"", r->iterations, r->warmup, r->scratch_peak,
                 r->send_bytes_per_rank);
         for (const char *c = r->message; *c; c++) fprintf(f, *c == '"' ? "\"\"" : "%c", *c);
-        fprintf(f, "\",\"%s\"\n", info->mpi_library);
+        fprintf(f, "\",\"%s\"", info->mpi_library);
+        for (int p = 0; o->breakdown && p < BENCH_NUM_PHASES; p++)
+            if (r->status == ROW_OK && (r->phase_seen & (1 << p))) fprintf(f, ",%.3f", r->phase_us[p]);
+            else fprintf(f, ",");
+        fprintf(f, "\n");
     }
     close_output(f);
     return 0;
@@ -193,6 +211,15 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
                    "\"send_bytes_per_rank\": %.1f, \"message\": ",
                 r->iterations, r->warmup, r->scratch_peak, r->send_bytes_per_rank);
         json_string(f, r->message);
+        if (o->breakdown && r->status == ROW_OK) {
+            fprintf(f, ", \"phases_us\": {");
+            for (int p = 0, first = 1; p < BENCH_NUM_PHASES; p++)
+                if (r->phase_seen & (1 << p)) {
+                    fprintf(f, "%s\"%s\": %.3f", first ? "" : ", ", bench_phase_names[p], r->phase_us[p]);
+                    first = 0;
+                }
+            fprintf(f, "}");
+        }
         fprintf(f, "}%s\n", i + 1 < num_rows ? "," : "");
     }
     fprintf(f, "  ]\n}\n");

@@ -3,7 +3,7 @@
  *
  *   mpirun -n 8 xchg-bench [-c alltoallv|alltoall|allgather] [-m MIN:MAX]
  *          [-i ITER] [-x WARMUP] [-f] [--algo SPEC]... [--dist D] [--seed N]
- *          [--csv FILE|-] [--json FILE|-] [--progress]
+ *          [--csv FILE|-] [--json FILE|-] [--progress] [--breakdown]
  *
  * For every size S: MPI's own collective (PMPI_*) first, as the reference
  * result and the reference time, then every selected algorithm. Each
@@ -12,6 +12,9 @@
  * as wrong and gets no time. Timing: per iteration PMPI_Barrier, t0, the
  * call, t1; after the loop the per-iteration times are reduced with MAX over
  * ranks, and the median, min and max over iterations are reported.
+ * --breakdown: after each timed call every rank reads the call's phase times
+ * (XCHG_Comm_get_phase_times); per phase the slowest rank's time per
+ * iteration, then the median over iterations (paper Figures 13-16 style).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -47,6 +50,8 @@ static void usage(FILE *out)
         "      --csv FILE|-     write every row as CSV\n"
         "      --json FILE|-    write every row as JSON\n"
         "      --progress       progress line on stderr (default: when stderr is a tty)\n"
+        "  -b, --breakdown      per-phase medians (gather, inter-node, intra-node, scatter,\n"
+        "                       repack) of algorithms that report phases\n"
         "  -h, --help\n"
         "ratio = median time / median time of MPI's own collective; < 1 means xchg is faster.\n");
 }
@@ -76,13 +81,14 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
         {"dist", required_argument, 0, 'd'},       {"seed", required_argument, 0, OPT_SEED},
         {"csv", required_argument, 0, OPT_CSV},    {"json", required_argument, 0, OPT_JSON},
         {"progress", no_argument, 0, OPT_PROGRESS}, {"help", no_argument, 0, 'h'},
+        {"breakdown", no_argument, 0, 'b'},
         {0, 0, 0, 0}};
     *o = (bench_options){.coll = XCHG_ALLTOALLV, .coll_name = "alltoallv", .min_size = 16,
                          .max_size = 16384, .iterations = 500, .warmup = 50, .rounds = 10, .dist = DIST_UNIFORM,
                          .seed = 1};
     opterr = rank == 0;
     int c, bad = 0;
-    while ((c = getopt_long(argc, argv, "c:m:i:x:r:fa:d:h", longs, NULL)) != -1 && !bad) {
+    while ((c = getopt_long(argc, argv, "c:m:i:x:r:fa:d:hb", longs, NULL)) != -1 && !bad) {
         switch (c) {
         case 'c':
             bad = xchg_coll_from_name(optarg, &o->coll) != MPI_SUCCESS;
@@ -93,6 +99,7 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
         case 'x': o->warmup = atoi(optarg); bad = o->warmup < 0; break;
         case 'r': o->rounds = atoi(optarg); bad = o->rounds < 1; break;
         case 'f': o->full = 1; break;
+        case 'b': o->breakdown = 1; break;
         case 'a':
             bad = o->num_algo_specs >= 64;
             if (!bad) o->algo_specs[o->num_algo_specs++] = optarg;
@@ -132,25 +139,54 @@ static int compare_doubles(const void *a, const void *b)
  * The timed loop: `warmup` untimed calls, then per iteration barrier, t0, the
  * call, t1, into times[0..count). The per-iteration times become the max over
  * ranks afterwards, so the loop itself has no extra communication.
- * (--skew and --breakdown would hook in here: a delay before the call, and
- * the context's phase times after it.)
+ * With `phase_times` (--breakdown), the call's phase p goes to
+ * phase_times[p * stride + iteration], also as the max over ranks, and
+ * *phase_seen gets bit p when any rank reported phase p.
+ * (--skew would hook in here: a delay before the call.)
  */
 static int bench_time_calls(const bench_options *o, bench_workload *w, int use_mpi,
-                            MPI_Comm comm, int warmup, int count, double *times)
+                            MPI_Comm comm, int warmup, int count, double *times,
+                            double *phase_times, int stride, int *phase_seen)
 {
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, seen = 0;
     for (int it = 0; it < warmup + count && rc == MPI_SUCCESS; it++) {
         PMPI_Barrier(comm);
         double t0 = MPI_Wtime();
         rc = bench_call(o, w, use_mpi, comm);
         double t1 = MPI_Wtime();
         if (it >= warmup) times[it - warmup] = t1 - t0;
+        if (it >= warmup && phase_times) {
+            const char *names[16];
+            double seconds[16];
+            int n = 0;
+            if (!use_mpi) XCHG_Comm_get_phase_times(comm, 16, names, seconds, &n);
+            for (int p = 0; p < BENCH_NUM_PHASES; p++) phase_times[p * stride + it - warmup] = 0;
+            for (int k = 0; k < n; k++) {
+                int p = BENCH_NUM_PHASES - 1; /* "other" */
+                for (int q = 0; q < BENCH_NUM_PHASES - 1; q++)
+                    if (strcmp(names[k], bench_phase_names[q]) == 0) p = q;
+                phase_times[p * stride + it - warmup] += seconds[k];
+                seen |= 1 << p;
+            }
+        }
     }
     int failed = rc != MPI_SUCCESS, any_failed = 0;
     PMPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm);
     if (any_failed) return MPI_ERR_OTHER;
     PMPI_Allreduce(MPI_IN_PLACE, times, count, MPI_DOUBLE, MPI_MAX, comm);
+    if (phase_times) {
+        for (int p = 0; p < BENCH_NUM_PHASES; p++)
+            PMPI_Allreduce(MPI_IN_PLACE, phase_times + p * stride, count, MPI_DOUBLE, MPI_MAX, comm);
+        PMPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_INT, MPI_BOR, comm);
+        *phase_seen |= seen;
+    }
     return MPI_SUCCESS;
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static void summarize(const bench_options *o, double *times, bench_result *r)
@@ -214,7 +250,14 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
     int num_rows = 1 + algos->count, nranks;
     MPI_Comm_size(comm, &nranks);
     double *times = malloc((size_t)num_rows * (size_t)o->iterations * sizeof *times);
-    if (!times) return MPI_ERR_NO_MEM;
+    double *phases = NULL; /* --breakdown: [row][phase][iteration] */
+    if (o->breakdown)
+        phases = malloc((size_t)num_rows * BENCH_NUM_PHASES * (size_t)o->iterations * sizeof *phases);
+    if (!times || (o->breakdown && !phases)) {
+        free(times);
+        free(phases);
+        return MPI_ERR_NO_MEM;
+    }
     for (int i = 0; i < num_rows; i++)
         rows[i] = (bench_result){.size = w->size, .iterations = o->iterations,
                                  .warmup = o->warmup, .is_mpi = i == 0};
@@ -226,6 +269,7 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
         rows[0].status = ROW_FAILED;
         snprintf(rows[0].message, sizeof rows[0].message, "MPI's own collective failed");
         free(times);
+        free(phases);
         return MPI_ERR_OTHER;
     }
     memcpy(w->refbuf, w->recvbuf, w->recv_bytes);
@@ -245,9 +289,12 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
                            progress_total, w->size, r->algorithm);
             if (r->status != ROW_OK) continue;
             if (!r->is_mpi) XCHG_Comm_set_algorithm(comm, o->coll_name, algos->selection[i - 1]);
+            double *row_phases =
+                phases ? phases + (size_t)i * BENCH_NUM_PHASES * (size_t)o->iterations + done
+                       : NULL;
             if (bench_time_calls(o, w, r->is_mpi, comm, warmup, count,
-                                 times + (size_t)i * (size_t)o->iterations + done) !=
-                MPI_SUCCESS) {
+                                 times + (size_t)i * (size_t)o->iterations + done, row_phases,
+                                 o->iterations, &r->phase_seen) != MPI_SUCCESS) {
                 r->status = ROW_FAILED;
                 snprintf(r->message, sizeof r->message, "a timed call failed");
             }
@@ -257,9 +304,14 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
     for (int i = 0; i < num_rows; i++) {
         if (rows[i].status != ROW_OK) continue;
         summarize(o, times + (size_t)i * (size_t)o->iterations, &rows[i]);
+        for (int p = 0; phases && p < BENCH_NUM_PHASES; p++)
+            rows[i].phase_us[p] = 1e6 * median_of(phases + ((size_t)i * BENCH_NUM_PHASES + p) *
+                                                               (size_t)o->iterations,
+                                                  o->iterations);
         rows[i].ratio = rows[0].status == ROW_OK ? rows[i].median_us / rows[0].median_us : 0;
     }
     free(times);
+    free(phases);
     return MPI_SUCCESS;
 }
 
