@@ -20,7 +20,7 @@ done
 for P in 8 16; do
   for Q in 4 8; do
     [ $Q -ge $P ] && continue
-    flock /tmp/xchg-bench.lock timeout 600 mpirun.openmpi --oversubscribe -n $P \
+    flock /tmp/xchg-bench.lock timeout 300 mpirun.openmpi --oversubscribe -n $P \
       -x XCHG_VIRTUAL_NODES=$Q build/tests/bench_nodeaware -s $SIZES -i ${ITERS:-15} -w 3 $SELS \
       > $OUT/P${P}_Q${Q}.txt
   done
