@@ -400,9 +400,10 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
         total_send_blocks += snblk[q];
         total_recv_blocks += rnblk[q];
     }
-    XCHG_CHECK(holding_alloc(ctx, out, total_recv_blocks, 0));
-    xchg_scratch_free(ctx, out->data, out->data_bytes);
-    out->data = NULL;
+    out->n = total_recv_blocks; /* the index now, the data once its size is known */
+    out->blocks_bytes = (size_t)total_recv_blocks * sizeof(held_block) + 1;
+    out->blocks = xchg_scratch_alloc(ctx, out->blocks_bytes);
+    if (!out->blocks) { rc = xchg_error(MPI_ERR_NO_MEM, "out of memory"); goto fail; }
 
     xchg_phase_end(ctx, "repack");
     /* Lengths of the blocks to come: m each, or (alltoallv) sent ahead. */
