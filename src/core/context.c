@@ -118,12 +118,24 @@ int xchg_context_split(xchg_context *ctx, const char *name, int color, int key, 
     int rc;
     for (int i = 0; i < ctx->num_subcomms; i++)
         if (strcmp(ctx->subcomms[i].key, name) == 0) {
+            ctx->subcomms[i].last_use = ++ctx->subcomm_clock;
             *out = ctx->subcomms[i].comm;
             return MPI_SUCCESS;
         }
-    if (ctx->num_subcomms == XCHG_MAX_SUBCOMMS || strlen(name) >= sizeof ctx->subcomms[0].key)
-        return xchg_error(MPI_ERR_INTERN, "too many cached sub-communicators");
-    xchg_subcomm *sc = &ctx->subcomms[ctx->num_subcomms];
+    if (strlen(name) >= sizeof ctx->subcomms[0].key)
+        return xchg_error(MPI_ERR_INTERN, "sub-communicator name '%s' is too long", name);
+    int slot = ctx->num_subcomms;
+    if (slot == XCHG_MAX_SUBCOMMS) { /* full: free the least recently used */
+        slot = 0;
+        for (int i = 1; i < ctx->num_subcomms; i++)
+            if (ctx->subcomms[i].last_use < ctx->subcomms[slot].last_use) slot = i;
+        if (ctx->subcomms[slot].comm != MPI_COMM_NULL)
+            XCHG_CHECK(MPI_Comm_free(&ctx->subcomms[slot].comm));
+        ctx->subcomms[slot] = ctx->subcomms[--ctx->num_subcomms];
+        slot = ctx->num_subcomms;
+    }
+    xchg_subcomm *sc = &ctx->subcomms[slot];
+    sc->last_use = ++ctx->subcomm_clock;
     XCHG_CHECK(MPI_Comm_split(ctx->comm, color, key, &sc->comm));
     if (sc->comm != MPI_COMM_NULL) XCHG_CHECK(MPI_Comm_set_errhandler(sc->comm, MPI_ERRORS_RETURN));
     strcpy(sc->key, name);

@@ -16,12 +16,15 @@
 #include "registry.h"
 #include "topology.h"
 
-#define XCHG_MAX_SUBCOMMS 64
+#ifndef XCHG_MAX_SUBCOMMS
+#define XCHG_MAX_SUBCOMMS 64 /* cached sub-communicators per context (LRU) */
+#endif
 #define XCHG_MAX_PHASES 8
 
 typedef struct xchg_subcomm {
     char key[48];            /* what the sub-communicator is, e.g. "node" */
     MPI_Comm comm;
+    unsigned long last_use;  /* for evicting the least recently used when full */
 } xchg_subcomm;
 
 /* Time spent in each named phase of the last call (for --breakdown). */
@@ -47,6 +50,7 @@ typedef struct xchg_context {
     size_t last_scratch_peak[XCHG_NUM_COLL];
 
     int num_subcomms;
+    unsigned long subcomm_clock;
     xchg_subcomm subcomms[XCHG_MAX_SUBCOMMS];
 
     xchg_phase_times phases;
@@ -58,7 +62,11 @@ typedef struct xchg_context {
 int xchg_context_get(MPI_Comm user_comm, xchg_context **ctx);
 
 /* A cached sub-communicator: split of ctx->comm by (color, key), created on
- * first request for `name` (collective over ctx->comm) and freed with ctx. */
+ * first request for `name` (collective over ctx->comm) and freed with ctx.
+ * When XCHG_MAX_SUBCOMMS are cached, the least recently used one is freed to
+ * make room (the same one on every rank, since every rank makes the same
+ * requests in the same order); a pointer from an earlier request stays valid
+ * until XCHG_MAX_SUBCOMMS - 1 other names have been requested. */
 int xchg_context_split(xchg_context *ctx, const char *name, int color, int key,
                        MPI_Comm *out);
 
