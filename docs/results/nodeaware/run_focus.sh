@@ -13,7 +13,7 @@ for i in nonblocking pairwise bruck; do
 done
 for cfg in "8 4" "16 4" "16 8"; do
   set -- $cfg
-  flock /tmp/xchg-bench.lock timeout 600 mpirun.openmpi --oversubscribe -n $1 \
+  flock /tmp/xchg-bench.lock timeout 300 mpirun.openmpi --oversubscribe -n $1 \
     -x XCHG_VIRTUAL_NODES=$2 build/tests/bench_nodeaware -s 4,64,1024,4096 -i ${ITERS:-60} -w 5 $SELS \
     > $OUT/P$1_Q$2.txt
 done

@@ -24,7 +24,8 @@ def family(sel):
     return name if name in FAMILIES else ("mpi" if name == "mpi" else "flat")
 
 out = []
-for path in sorted(glob.glob(os.path.join(here, "raw", "*.txt"))):
+sub = sys.argv[1] if len(sys.argv) > 1 else "raw"
+for path in sorted(glob.glob(os.path.join(here, sub, "*.txt"))):
     head, rows = load(path)
     sizes = sorted({r[1] for r in rows})
     out.append(f"### {head}\n")
@@ -60,5 +61,5 @@ for path in sorted(glob.glob(os.path.join(here, "raw", "*.txt"))):
             f"{ph[k]:.0f}" if k in ph else "-" for k in ["gather", "inter-node", "intra-node", "scatter", "repack"]]
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
-open(os.path.join(here, "tables.md"), "w").write("\n".join(out) + "\n")
+open(os.path.join(here, f"tables_driver_{sub}.md"), "w").write("\n".join(out) + "\n")
 print("\n".join(out))
