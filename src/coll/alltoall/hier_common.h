@@ -75,6 +75,11 @@ typedef struct xchg_hier_spec {
 #define XCHG_HIER_SOCKET (-2)
 extern const char *const xchg_hier_region_names[];
 
+/* domain_of[r] for every rank r: a number shared by the ranks of one NUMA
+ * domain (which = XCHG_HIER_NUMA) or socket, -1 where unknown (collective;
+ * hier_regions.c). */
+int xchg_hier_hw_domains(xchg_context *ctx, int which, int *domain_of);
+
 /* Run the family member described by `spec`; inner= is read from `choice`. */
 int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice,
                   const xchg_hier_spec *spec);
