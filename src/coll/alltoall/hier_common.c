@@ -33,6 +33,7 @@ typedef struct hier_plan {
     int num_units, max_unit;
     int *unit_first, *unit_members;/* participants of unit v by index */
     int *tset_first, *tset_ranks;  /* T(v): ranks served by unit v */
+    int leaders;                   /* leaders per node; 0: every rank takes part */
     int uneven_units;              /* unit sizes differ: the spread phase is needed */
     int regular;                   /* all units and groups equal: alltoall pads need no message */
     void *mem;
@@ -71,6 +72,7 @@ static int plan_build(const xchg_context *ctx, const xchg_hier_spec *spec,
     memset(pl, 0, sizeof *pl);
     pl->P = P;
     pl->me = ctx->rank;
+    pl->leaders = spec->leaders;
     int *m = NULL;
     XCHG_ALLOC(m, (size_t)(13 * P + 8) * sizeof(int));
     pl->mem = m;
@@ -210,6 +212,18 @@ static int tiles_between(const hier_plan *pl, int kind, int a, int b, tile *out)
     return n;
 }
 
+/*
+ * alltoallv: the receiver of this phase already knows every incoming block's
+ * length when each block is addressed to the receiver itself (its own receive
+ * counts give them): scatter, and the last exchange when ranks take part
+ * themselves. Then no lengths travel. The same on every rank of the phase.
+ */
+static int lengths_known_to_receiver(const hier_plan *pl, int kind)
+{
+    return kind == PH_SCATTER || (pl->leaders == 0 && kind == PH_INTRA) ||
+           (pl->leaders == 0 && kind == PH_INTER && pl->max_unit == 1);
+}
+
 static int cmp_block(const void *x, const void *y)
 {
     int64_t a = ((const held_block *)x)->key, b = ((const held_block *)y)->key;
@@ -337,6 +351,14 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
     if (!meta_recv) { rc = xchg_error(MPI_ERR_NO_MEM, "out of memory"); goto fail; }
     if (uniform) {
         for (int64_t i = 0; i < total_recv_blocks; i++) meta_recv[i] = a->uniform_bytes;
+    } else if (lengths_known_to_receiver(pl, kind)) {
+        int64_t at = 0;
+        for (int q = 0; q < nmembers; q++) {
+            ntiles = tiles_between(pl, kind, members[q], me, tl);
+            for (int k = 0; k < ntiles; k++)
+                for (int x = 0; x < tl[k].ns * tl[k].nd; x++)
+                    meta_recv[at++] = a->recv.bytes[tl[k].src[x / tl[k].nd]];
+        }
     } else {
         meta_send_bytes = (size_t)total_send_blocks * sizeof(int64_t) + 1;
         meta_send = xchg_scratch_alloc(ctx, meta_send_bytes);

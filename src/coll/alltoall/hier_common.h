@@ -49,7 +49,10 @@
  * padded to the largest one in the sub-communicator (known without messages
  * when all units and groups are equal; one MPI_Allreduce otherwise).
  * alltoallv first sends, per phase, the byte length of every block it
- * forwards (8 bytes per block, through the same exchange), then the data.
+ * forwards (8 bytes per block, through the same exchange), then the data;
+ * not in a phase whose receivers are the blocks' destinations (scatter, and
+ * the last exchange of node_aware / locality_aware): their receive counts
+ * already say. So node_aware and locality_aware need 3 inner exchanges, not 4.
  *
  * Cost (N nodes of Q ranks, m bytes per block, one leader, alpha/beta):
  * hierarchical: gather/scatter (Q-1)(alpha + P m beta) at the leader, inter
