@@ -15,4 +15,4 @@ done
 flock /tmp/xchg-bench.lock timeout 300 mpirun.openmpi --oversubscribe -n 16 \
   -x XCHG_VIRTUAL_NODES=4 $B/tools/xchg-bench -c alltoallv --dist powerlaw -m 16:4096 \
   -i ${ITERS:-20} -r 4 -x 4 --breakdown $ALGOS \
-  --csv $OUT/alltoallv_powerlaw_P16_Q4.csv > $OUT/alltoallv_powerlaw_P16_Q4.txt
+  --csv $OUT/alltoallv_powerlaw_P16_Q4${TAG:-}.csv > $OUT/alltoallv_powerlaw_P16_Q4${TAG:-}.txt
