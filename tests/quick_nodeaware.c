@@ -96,6 +96,31 @@ static void run_alltoallv(const char *sel, MPI_Datatype type, int salt, int in_p
     free(sb), free(rb), free(ref), free(sc);
 }
 
+/* The last call's phases: at least one, all named from the documented set,
+ * and "gather" on every rank for the algorithms with leaders. */
+static void check_phases(const char *sel, int with_leaders)
+{
+    const char *names[8];
+    double seconds[8];
+    int n = 0, bad = XCHG_Comm_get_phase_times(MPI_COMM_WORLD, 8, names, seconds, &n) != MPI_SUCCESS;
+    int gather = 0;
+    bad |= n == 0;
+    for (int i = 0; i < n; i++) {
+        int known = 0;
+        static const char *ok[] = {"gather", "inter-node", "intra-node", "scatter", "repack"};
+        for (int k = 0; k < 5; k++) known |= strcmp(names[i], ok[k]) == 0;
+        bad |= !known || seconds[i] < 0;
+        gather |= strcmp(names[i], "gather") == 0;
+    }
+    if (with_leaders && !gather) bad = 1;
+    int any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any) {
+        failures++;
+        if (bad) fprintf(stderr, "FAIL rank %d phase times of [%s]: %d phases\n", rank, sel, n);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -133,7 +158,8 @@ int main(int argc, char **argv)
                         run_alltoall(sel, MPI_INT, 0, 0, "alltoall zero");
                         run_alltoall(sel, vecr, 2, 0, "alltoall vector");
                         run_alltoall(sel, MPI_INT, 2, 1, "alltoall in-place");
-                        tests += 4;
+                        check_phases(sel, ai == 0 || ai == 1 || ai == 4);
+                        tests += 5;
                     } else {
                         run_alltoallv(sel, MPI_INT, 1, 0, "alltoallv power-law");
                         run_alltoallv(sel, vecr, 2, 0, "alltoallv vector");
