@@ -23,15 +23,17 @@
  * groups=0 each participant is a unit of its own (a flat exchange among all
  * participants). T(v) is the set of ranks served by unit v.
  * groups=numa / groups=socket: a unit is the set of a node's ranks that share
- * a NUMA domain / socket, asked from MPI (Open MPI: MPI_Comm_split_type with
- * OMPI_COMM_TYPE_NUMA / _SOCKET; an MPI-4 MPI (MPICH 4): MPI_COMM_TYPE_HW_GUIDED
- * with mpi_hw_resource_type NUMANode / Package), intersected with the
- * (virtual) node; units are numbered in order of their lowest local rank and
- * need not be contiguous. When the MPI cannot tell (no such split type, or
- * the split gives MPI_COMM_NULL), the whole node is one unit. Virtual nodes
- * on one machine: a virtual node is cut only where the real domains cut it.
- * This costs one MPI_Comm_split_type and one MPI_Allgather per call (not
- * cached yet).
+ * a NUMA domain / socket (hier_regions.c). With hwloc (optional, found by
+ * pkg-config): the domain the process is bound inside, asked once per process;
+ * an unbound process counts as "unknown". Without hwloc: the MPI's split
+ * (Open MPI: OMPI_COMM_TYPE_NUMA / _SOCKET; MPI-4, e.g. MPICH 4:
+ * MPI_COMM_TYPE_HW_GUIDED with mpi_hw_resource_type NUMANode / Package).
+ * Domains are intersected with the (virtual) node; units are numbered in order
+ * of their lowest local rank and need not be contiguous. Ranks whose domain is
+ * unknown form one unit per node, so on one machine with unbound ranks (the
+ * usual oversubscribed test) groups=numa is node_aware, and a virtual node is
+ * cut only where real bound domains cut it. Cost: one MPI_Allgather per call
+ * (plus MPI_Comm_split_type and MPI_Allreduce without hwloc), not cached yet.
  *
  * Phases (each a message exchange on a cached sub-communicator):
  *  gather   (leader group, direct sends) p receives Own(p) x All.
