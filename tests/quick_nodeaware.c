@@ -169,6 +169,27 @@ int main(int argc, char **argv)
                 }
         }
     }
+    /* A communicator that is freed again: its context and cached
+     * sub-communicators (and theirs) go with it. */
+    for (int round = 0; round < 2; round++) {
+        MPI_Comm half;
+        MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &half);
+        int hr, hs;
+        MPI_Comm_rank(half, &hr);
+        MPI_Comm_size(half, &hs);
+        int *sb = malloc(sizeof(int) * 3 * hs), *rb = malloc(sizeof(int) * 3 * hs),
+            *ref = malloc(sizeof(int) * 3 * hs);
+        for (int i = 0; i < 3 * hs; i++) sb[i] = hr * 100 + i, rb[i] = ref[i] = -1;
+        XCHG_Comm_set_algorithm(half, "alltoall", round ? "multileader_node_aware:leaders=2,inner=bruck"
+                                                        : "locality_aware:groups=2,inner=waitany");
+        int rc = XCHG_Alltoall(sb, 3, MPI_INT, rb, 3, MPI_INT, half);
+        MPI_Alltoall(sb, 3, MPI_INT, ref, 3, MPI_INT, half);
+        check("split communicator", round ? "multileader_node_aware" : "locality_aware", rb, ref,
+              (size_t)(3 * hs), rc);
+        MPI_Comm_free(&half);
+        free(sb), free(rb), free(ref);
+        tests++;
+    }
     if (rank == 0) printf("P=%d nodes=%s placement=%s: %d tests, %d failures\n", size,
                           getenv("XCHG_VIRTUAL_NODES") ? getenv("XCHG_VIRTUAL_NODES") : "(real)",
                           getenv("XCHG_VIRTUAL_PLACEMENT") ? getenv("XCHG_VIRTUAL_PLACEMENT") : "block",
