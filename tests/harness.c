@@ -304,8 +304,8 @@ static void run_point(MPI_Comm comm, xchg_coll coll, const char *selection, cons
             c.seed = h_hash(o->seed, rot, (uint64_t)i, (uint64_t)k);
             c.type = &types[full ? k : pick(rot + (uint64_t)i * 3, num_types)];
             c.pattern = j;
-            c.block = blocks[j];
-            if (j == 4) c.block = (int)((66000 + c.type->size - 1) / c.type->size);
+            c.block = coll == XCHG_ALLTOALLV ? 0 : blocks[j];
+            if (coll != XCHG_ALLTOALLV && j == 4) c.block = (int)((66000 + c.type->size - 1) / c.type->size);
             c.displ = pick(rot / 3 + (uint64_t)i + (uint64_t)k, NUM_DISPL);
             c.in_place = pick(rot / 7 + (uint64_t)i + (uint64_t)k, 3) == 0;
             run_case(comm, &c, t);
