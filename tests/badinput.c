@@ -9,13 +9,15 @@
 #include "harness.h"
 
 enum { BAD_NEG_SEND, BAD_NEG_RECV, BAD_NULL_SEND, BAD_NULL_RECV, BAD_SENDTYPE_NULL,
-       BAD_RECVTYPE_NULL, BAD_UNKNOWN_ENV, NUM_BAD };
+       BAD_RECVTYPE_NULL, BAD_UNKNOWN_ENV, BAD_PARAM_ENV, BAD_RANGE_ENV, NUM_BAD };
 static const char *const bad_names[NUM_BAD] = {
     "negative send count", "negative receive count", "NULL send buffer",
     "NULL receive buffer", "sendtype MPI_DATATYPE_NULL", "recvtype MPI_DATATYPE_NULL",
-    "unknown algorithm in the environment"};
+    "unknown algorithm in the environment", "unknown parameter in the environment",
+    "parameter out of range in the environment"};
 static const int bad_class[NUM_BAD] = {MPI_ERR_COUNT, MPI_ERR_COUNT, MPI_ERR_BUFFER,
-                                       MPI_ERR_BUFFER, MPI_ERR_TYPE, MPI_ERR_TYPE, MPI_ERR_ARG};
+                                       MPI_ERR_BUFFER, MPI_ERR_TYPE, MPI_ERR_TYPE, MPI_ERR_ARG,
+                                       MPI_ERR_ARG, MPI_ERR_ARG};
 static const char *const env_names[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
                                                      "XCHG_ALLGATHER"};
 
@@ -29,6 +31,27 @@ static int check_error(int rc, int want_class, const char *what)
                         XCHG_Last_error());
     if (!XCHG_Last_error()[0]) return fail_msg("%s: XCHG_Last_error() is empty", what);
     return 1;
+}
+
+/* A bad selection for the environment variable: an unknown algorithm, an
+ * unknown parameter, or an integer parameter below its minimum (the first
+ * algorithm that has one; else the unknown parameter again). */
+static const char *bad_env_text(xchg_coll coll, int bad)
+{
+    static char text[256];
+    const xchg_algorithm *first = xchg_registry_get(coll, 0);
+    snprintf(text, sizeof text, bad == BAD_UNKNOWN_ENV ? "no_such_algorithm" : "%s:no_such_param=1",
+             first->name);
+    for (int a = 0; bad == BAD_RANGE_ENV && a < xchg_registry_count(coll); a++) {
+        const xchg_algorithm *algo = xchg_registry_get(coll, a);
+        for (int i = 0; i < algo->num_params; i++)
+            if (algo->params[i].kind == XCHG_PARAM_INT) {
+                snprintf(text, sizeof text, "%s:%s=%lld", algo->name, algo->params[i].name,
+                         (long long)algo->params[i].min - 1);
+                return text;
+            }
+    }
+    return text;
 }
 
 /* One bad collective call; returns this rank's verdict. */
@@ -55,15 +78,17 @@ static int bad_call(MPI_Comm comm, xchg_coll coll, int bad)
     case BAD_SENDTYPE_NULL: st = MPI_DATATYPE_NULL; break;
     case BAD_RECVTYPE_NULL: rt = MPI_DATATYPE_NULL; break;
     case BAD_UNKNOWN_ENV:
+    case BAD_PARAM_ENV:
+    case BAD_RANGE_ENV:
         XCHG_Comm_set_algorithm(comm, coll_name(coll), NULL);
-        setenv(env_names[coll], "no_such_algorithm", 1);
+        setenv(env_names[coll], bad_env_text(coll, bad), 1);
         break;
     }
     int rc;
     if (coll == XCHG_ALLTOALLV) rc = XCHG_Alltoallv(sb, sc, sd, st, rb, rcnt, rd, rt, comm);
     else if (coll == XCHG_ALLTOALL) rc = XCHG_Alltoall(sb, scount, st, rb, rcount, rt, comm);
     else rc = XCHG_Allgather(sb, scount, st, rb, rcount, rt, comm);
-    if (bad == BAD_UNKNOWN_ENV) unsetenv(env_names[coll]);
+    if (bad >= BAD_UNKNOWN_ENV) unsetenv(env_names[coll]);
     ok = check_error(rc, bad_class[bad], bad_names[bad]);
     if (ok && memcmp(recvbuf, before, elems * sizeof(int)) != 0)
         ok = fail_msg("%s: the receive buffer changed", bad_names[bad]);

@@ -14,7 +14,9 @@
  *
  * Usage: xchg-harness [--quick] [--sizes=1,2,3] [--layouts=N] [--points=N]
  *                     [--points-small=N] [--no-sweep] [--no-bad-input]
- *                     [--leak-test=N] [--seed=S] [--verbose]
+ *                     [--leak-test=N] [--seed=S] [--case-timeout=SEC] [--verbose]
+ *                     [--only=alltoallv[:scattered]]
+ * e.g. mpirun -n 8 build/tests/xchg-harness --quick --sizes=5,8 --only=alltoall:bruck
  * The last line on rank 0 is "N passed, N failed"; the exit status is non-zero
  * on any failure, on every rank.
  */
@@ -23,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include "../src/core/context.h"
 #include "../src/core/topology.h"
@@ -35,6 +39,7 @@ typedef struct options {
     int max_points;          /* per algorithm per (P, layout) */
     int max_points_small;    /* the same at P <= 4 */
     uint64_t seed;
+    const char *only;        /* "alltoallv" or "alltoallv:scattered": sweep only that */
 } options;
 
 typedef struct layout {
@@ -225,9 +230,24 @@ static int run_uniform(MPI_Comm comm, const case_spec *c)
     return ok;
 }
 
+/* A case that hangs (a deadlocked algorithm) names itself before the
+ * launch's timeout kills everything: the watchdog prints the case and exits. */
+static int case_timeout = 120;
+
+static void watchdog(int sig)
+{
+    static const char head[] = "FAIL (hang: no progress for --case-timeout seconds) ";
+    (void)sig;
+    if (write(2, head, sizeof head - 1) < 0 ||
+        write(2, current_case, strlen(current_case)) < 0 || write(2, "\n", 1) < 0)
+        _exit(3);
+    _exit(3);
+}
+
 static int run_case(MPI_Comm comm, const case_spec *c, tally *t)
 {
     describe_case(comm, c);
+    alarm((unsigned)case_timeout);
     int ok = c->coll == XCHG_ALLTOALLV ? run_alltoallv(comm, c) : run_uniform(comm, c);
     return record_case(comm, ok, t);
 }
@@ -313,6 +333,15 @@ static void run_point(MPI_Comm comm, xchg_coll coll, const char *selection, cons
     }
 }
 
+static int selected(const options *o, xchg_coll coll, const xchg_algorithm *algo)
+{
+    char name[2 * XCHG_MAX_NAME];
+    if (!o->only) return 1;
+    snprintf(name, sizeof name, "%s:%s", coll_names[coll], algo->name);
+    size_t n = strlen(o->only);
+    return strncmp(name, o->only, n) == 0 && (name[n] == '\0' || name[n] == ':');
+}
+
 static void sweep_layout(MPI_Comm comm, int layout_index, int first_layout, const options *o,
                          tally *t, skip_stats *skips)
 {
@@ -323,6 +352,7 @@ static void sweep_layout(MPI_Comm comm, int layout_index, int first_layout, cons
         int n = xchg_registry_count((xchg_coll)coll);
         for (int a = 0; a < n && a < 64; a++) {
             const xchg_algorithm *algo = xchg_registry_get((xchg_coll)coll, a);
+            if (!selected(o, (xchg_coll)coll, algo)) continue;
             int cap = size <= 4 ? o->max_points_small : o->max_points;
             uint64_t salt = h_hash(o->seed, (uint64_t)size, (uint64_t)layout_index, (uint64_t)a);
             point_list pl;
@@ -450,6 +480,8 @@ static int parse_options(int argc, char **argv, options *o)
         else if (strncmp(a, "--layouts=", 10) == 0) o->num_layouts = atoi(a + 10);
         else if (strncmp(a, "--points=", 9) == 0) o->max_points = atoi(a + 9);
         else if (strncmp(a, "--points-small=", 15) == 0) o->max_points_small = atoi(a + 15);
+        else if (strncmp(a, "--only=", 7) == 0) o->only = a + 7;
+        else if (strncmp(a, "--case-timeout=", 15) == 0) case_timeout = atoi(a + 15);
         else if (strncmp(a, "--seed=", 7) == 0) o->seed = strtoull(a + 7, NULL, 10);
         else if (strncmp(a, "--sizes=", 8) == 0) {
             o->num_sizes = 0;
@@ -495,6 +527,7 @@ int main(int argc, char **argv)
     unsetenv("XCHG_ALLGATHER");
     set_layout_env(0);
     types_create(&types, &num_types);
+    signal(SIGALRM, watchdog);
     double t0 = MPI_Wtime();
 
     for (int i = 0; i < o.num_sizes; i++) {
@@ -509,6 +542,7 @@ int main(int argc, char **argv)
         }
         idle_barrier(MPI_COMM_WORLD);
     }
+    alarm(0);
     if (o.leak_iterations > 0) leaks_run(MPI_COMM_WORLD, o.leak_iterations, &t);
 
     if (is_world_root()) {
