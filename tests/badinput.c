@@ -115,6 +115,7 @@ static int bad_selection(MPI_Comm comm, xchg_coll coll, const char *good, const 
     XCHG_Comm_get_algorithm(comm, coll_name(coll), 0, 8, now, sizeof now);
     if (ok && strcmp(now, good) != 0)
         ok = fail_msg("after rejecting '%s' the choice is '%s', expected '%s'", text, now, good);
+    XCHG_Comm_set_algorithm(comm, coll_name(coll), good); /* no knock-on failures */
     return ok;
 }
 
@@ -141,8 +142,10 @@ static void bad_selections(MPI_Comm comm, xchg_coll coll, tally *t)
                 snprintf(text, sizeof text, "%s:%s=%lld", algo->name, p->name, (long long)p->min - 1);
                 record_case(comm, bad_selection(comm, coll, good, text, 0), t);
                 if (p->max != XCHG_RANGE_MAXINT) {
+                    /* A range [min..P] with P < min collapses to min. */
+                    int64_t hi = xchg_range_bound(p->max, size);
                     snprintf(text, sizeof text, "%s:%s=%lld", algo->name, p->name,
-                             (long long)xchg_range_bound(p->max, size) + 1);
+                             (long long)(hi < p->min ? p->min : hi) + 1);
                     record_case(comm, bad_selection(comm, coll, good, text, 0), t);
                 }
                 snprintf(text, sizeof text, "%s:%s=12abc", algo->name, p->name);

@@ -2,6 +2,7 @@
  * Parameter points from the registry descriptors:
  *   INT with max P:         {min, min+1, min+2, 4, ceil(sqrt P), P-1, P} in range
  *   INT with another max:   {min, 2, default, P-1 (if >= min), P+3} in range
+ *                           (plus the parameter's special names, if it has any)
  *   ENUM:                   every value
  *   ALGO (inner=):          every flat algorithm of that collective
  * and their cartesian product, sampled deterministically down to a cap.
@@ -56,6 +57,9 @@ static void param_values(const xchg_param_desc *p, int size, value_list *v)
             int64_t cand[] = {lo, 2, p->def, size - 1, size + 3};
             for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) add_int(v, cand[i], lo, hi);
         }
+        /* Special names of an INT parameter (e.g. groups=numa), where the
+         * registry gives them: each is swept too. */
+        for (int i = 0; p->names && p->names[i]; i++) add_value(v, p->names[i]);
         snprintf(buf, sizeof buf, "%lld", (long long)p->def);
         v->def = find_value(v, buf);
     } else if (p->kind == XCHG_PARAM_ENUM) {
