@@ -13,7 +13,7 @@
  * same bytes and are compared whole, gaps included.
  *
  * Usage: xchg-harness [--quick] [--sizes=1,2,3] [--layouts=N] [--points=N]
- *                     [--points-small=N] [--no-sweep] [--no-bad-input]
+ *                     [--points-small=N] [--layouts-large=N] [--no-sweep] [--no-bad-input]
  *                     [--leak-test=N] [--seed=S] [--case-timeout=SEC] [--verbose]
  *                     [--only=alltoallv[:scattered]]
  * e.g. mpirun -n 8 build/tests/xchg-harness --quick --sizes=5,8 --only=alltoall:bruck
@@ -36,6 +36,7 @@ typedef struct options {
     int sizes[32], num_sizes;
     int quick, verbose, sweep, bad_input, leak_iterations;
     int num_layouts;         /* how many of the layout table to use */
+    int num_layouts_large;   /* the same for P > 8 */
     int max_points;          /* per algorithm per (P, layout) */
     int max_points_small;    /* the same at P <= 4 */
     uint64_t seed;
@@ -419,7 +420,8 @@ static void sweep_size(MPI_Comm comm, const options *o, tally *t, skip_stats *sk
     MPI_Comm_size(comm, &size);
     int *seen = malloc((size_t)NUM_LAYOUTS * (size_t)size * sizeof(int));
     int num_seen = 0;
-    for (int l = 0; l < o->num_layouts && l < NUM_LAYOUTS; l++) {
+    int num_layouts = size > 8 ? o->num_layouts_large : o->num_layouts;
+    for (int l = 0; l < num_layouts && l < NUM_LAYOUTS; l++) {
         int *nodes = seen + (size_t)num_seen * (size_t)size, dup = 0;
         layout_nodes(l, size, nodes);
         for (int s = 0; s < num_seen && !dup; s++)
@@ -465,6 +467,7 @@ static int parse_options(int argc, char **argv, options *o)
     memset(o, 0, sizeof *o);
     o->sweep = o->bad_input = 1;
     o->num_layouts = NUM_LAYOUTS;
+    o->num_layouts_large = -1;
     o->max_points = 8;
     o->max_points_small = 64;
     o->seed = 1;
@@ -478,6 +481,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (strcmp(a, "--no-bad-input") == 0) o->bad_input = 0;
         else if (strncmp(a, "--leak-test=", 12) == 0) o->leak_iterations = atoi(a + 12);
         else if (strncmp(a, "--layouts=", 10) == 0) o->num_layouts = atoi(a + 10);
+        else if (strncmp(a, "--layouts-large=", 16) == 0) o->num_layouts_large = atoi(a + 16);
         else if (strncmp(a, "--points=", 9) == 0) o->max_points = atoi(a + 9);
         else if (strncmp(a, "--points-small=", 15) == 0) o->max_points_small = atoi(a + 15);
         else if (strncmp(a, "--only=", 7) == 0) o->only = a + 7;
@@ -499,6 +503,8 @@ static int parse_options(int argc, char **argv, options *o)
         for (size_t i = 0; i < sizeof default_sizes / sizeof default_sizes[0]; i++)
             o->sizes[o->num_sizes++] = default_sizes[i];
     }
+    if (o->num_layouts_large < 0 || o->num_layouts_large > o->num_layouts)
+        o->num_layouts_large = o->num_layouts;
     if (o->quick) {
         if (o->num_layouts > 5) o->num_layouts = 5;
         if (o->max_points > 4) o->max_points = 4;
