@@ -503,13 +503,13 @@ static int parse_options(int argc, char **argv, options *o)
         for (size_t i = 0; i < sizeof default_sizes / sizeof default_sizes[0]; i++)
             o->sizes[o->num_sizes++] = default_sizes[i];
     }
-    if (o->num_layouts_large < 0 || o->num_layouts_large > o->num_layouts)
-        o->num_layouts_large = o->num_layouts;
     if (o->quick) {
         if (o->num_layouts > 5) o->num_layouts = 5;
         if (o->max_points > 4) o->max_points = 4;
         if (o->max_points_small > 16) o->max_points_small = 16;
     }
+    if (o->num_layouts_large < 0 || o->num_layouts_large > o->num_layouts)
+        o->num_layouts_large = o->num_layouts;
     return 0;
 }
 
