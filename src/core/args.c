@@ -53,7 +53,7 @@ typedef struct side_arrays { int *counts; int64_t *offsets, *bytes; } side_array
 static int alloc_arrays(xchg_args *a, int size, int nsides, side_arrays *arr)
 {
     size_t per_side = (size_t)size * (sizeof(int) + 2 * sizeof(int64_t));
-    per_side = (per_side + sizeof(int64_t) - 1) / sizeof(int64_t) * sizeof(int64_t); /* align the next side */
+    per_side = (per_side + 7) & ~(size_t)7; /* keep the next side's int64 arrays aligned */
     char *mem = xchg_malloc(per_side * (size_t)nsides + 1);
     if (!mem) return xchg_error(MPI_ERR_NO_MEM, "out of memory (%zu bytes)", per_side * nsides);
     a->owned = mem;
@@ -111,7 +111,7 @@ static int resolve_in_place(xchg_args *a, side_arrays *send_arr, int own_block_o
         if (last > hi) hi = last;
     }
     a->send.type = r->type;
-    side_init(&a->send, send_arr, NULL); /* the per-peer arrays; buf set below */
+    side_init(&a->send, send_arr, NULL);
     for (int p = 0; p < a->size; p++) {
         int src = own_block_only ? a->rank : p;
         send_arr->counts[p] = r->counts[src];
