@@ -110,7 +110,7 @@ static int resolve_in_place(xchg_args *a, side_arrays *send_arr, int own_block_o
         if (last > hi) hi = last;
     }
     a->send.type = r->type;
-    a->send.buf = NULL;
+    side_init(&a->send, send_arr, NULL);
     for (int p = 0; p < a->size; p++) {
         int src = own_block_only ? a->rank : p;
         send_arr->counts[p] = r->counts[src];
