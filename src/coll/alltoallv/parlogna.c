@@ -40,8 +40,13 @@
  *     Every rank sees the same indices, so the waves match across ranks.
  *     Up to P = 128 a round needs at most 4 waves, usually 1.
  *
- * Cost: K rounds of 2 messages (metadata, then data: at most r^(w-1) blocks)
- * ~ 2K*alpha + D*beta*m with D = sum over i of the number of non-zero digits
+ *   - Metadata: only the sizes of the blocks received into T (forwarded
+ *     again later) travel; a block that ends in the receive buffer has the
+ *     size the receiver's recvcounts say. Rounds of the highest digit forward
+ *     nothing and skip the metadata message (r >= P-1: no metadata at all).
+ *
+ * Cost: K rounds of at most 2 messages (metadata, then data: at most r^(w-1)
+ * blocks) ~ 2K*alpha + D*beta*m with D = sum over i of the number of non-zero digits
  * of i (each block travels once per non-zero digit). r = 2: log2 P rounds,
  * ~P/2 log2 P blocks; r >= P-1: P-1 rounds, each block sent once.
  *
@@ -143,14 +148,25 @@ static int run_round(const xchg_args *a, const digits_plan *plan, round_state *s
     const int to = (int)((me + dist) % P), from = (int)((me - dist % P + P) % P);
     int rc = MPI_SUCCESS, n = 0, nrecv = 0, nsend = 0, nbounce = 0;
 
-    for (int64_t i = 1; i < P; i++) {
-        if ((i / pw) % r != z) continue;
-        s->index[n] = (int)i;
-        s->meta_out[n++] = i % pw == 0 ? a->send.bytes[(me + i) % P] : s->held[i];
-    }
-    /* Phase 1: the sizes of the blocks of this round. */
-    XCHG_CHECK(MPI_Sendrecv(s->meta_out, n, MPI_INT64_T, to, TAG_META, s->meta_in, n,
-                            MPI_INT64_T, from, TAG_META, a->comm, MPI_STATUS_IGNORE));
+    /* The round's indices, those forwarded again later (received into T)
+     * first: their sizes are the metadata. The others end in the receive
+     * buffer, whose block sizes the receiver knows already. */
+    int nforward = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int64_t i = z * pw; i < P; i++) {
+            if ((i / pw) % r != z || (i / (pw * r) != 0) != !pass) continue;
+            s->index[n] = (int)i;
+            s->meta_out[n++] = i % pw == 0 ? a->send.bytes[(me + i) % P] : s->held[i];
+            nforward += !pass;
+        }
+    /* Phase 1: the sizes of the blocks forwarded (none in the rounds of the
+     * highest digit, so r >= P-1 sends no metadata at all). */
+    if (nforward > 0)
+        XCHG_CHECK(MPI_Sendrecv(s->meta_out, nforward, MPI_INT64_T, to, TAG_META, s->meta_in,
+                                nforward, MPI_INT64_T, from, TAG_META, a->comm,
+                                MPI_STATUS_IGNORE));
+    for (int k = nforward; k < n; k++)
+        s->meta_in[k] = a->recv.bytes[(me - s->index[k] + P) % P];
 
     /* Phase 2, first wave: every block except the bounced ones. */
     for (int k = 0; k < n; k++) {
