@@ -27,7 +27,10 @@ rows = list(csv.DictReader(open(CSV)))
 # t[(P, nodes, dist, S)][algo] = median microseconds
 t = defaultdict(dict)
 for r in rows:
-    t[(int(r["P"]), r["nodes"], r["dist"], int(r["S"]))][r["algo"]] = float(r["median_us"])
+    if r["status"] != "ok":
+        continue
+    algo = "mpi" if r["algorithm"] == "MPI" else r["algorithm"]
+    t[(int(r["P"]), r["nodes"], r["dist"], int(r["S_bytes"]))][algo] = float(r["median_us"])
 
 
 def family(algo):
@@ -48,8 +51,8 @@ def best(times, fam):
 
 Ps = sorted({k[0] for k in t})
 layouts = sorted({k[1] for k in t}, key=int)
-# ParLogNa does not depend on the node layout: use the first layout for it.
-L0 = layouts[0]
+# ParLogNa does not depend on the node layout: use the layout with most nodes.
+L0 = {P: max((k[1] for k in t if k[0] == P), key=int) for P in Ps}
 
 # (a) time vs radix
 fig, axes = plt.subplots(len(Ps), 3, figsize=(13, 4 * len(Ps)), squeeze=False)
@@ -58,7 +61,7 @@ for i, P in enumerate(Ps):
     picks = [sizes[0], sizes[len(sizes) // 2], sizes[-1]] if sizes else []
     for j, S in enumerate(picks):
         ax = axes[i][j]
-        times = t[(P, L0, "uniform", S)]
+        times = t[(P, L0[P], "uniform", S)]
         pts = sorted((radix(a), v) for a, v in times.items() if family(a) == "parlogna")
         ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label="parlogna")
         if "mpi" in times:
@@ -77,7 +80,7 @@ for i, P in enumerate(Ps):
     sizes = sorted({k[3] for k in t if k[0] == P and k[2] == "uniform"})
     grid = np.full((len(sizes), P - 1), np.nan)
     for y, S in enumerate(sizes):
-        times = t[(P, L0, "uniform", S)]
+        times = t[(P, L0[P], "uniform", S)]
         for a, v in times.items():
             if family(a) == "parlogna" and "mpi" in times:
                 grid[y, radix(a) - 2] = times["mpi"] / v
@@ -114,7 +117,7 @@ for ax, (P, L, dist) in zip(axes[:, 0], panels):
     ax.set_xticklabels(sizes)
     ax.set_yscale("log")
     ax.set_ylabel("median time (us)")
-    ax.set_title(f"P={P}, nodes of {L}, {dist}: best parameters per algorithm")
+    ax.set_title(f"P={P}, {L} node(s), {dist}: best parameters per algorithm")
     ax.legend(fontsize=7, ncol=5)
 axes[-1][0].set_xlabel("S (bytes)")
 fig.tight_layout()
@@ -130,7 +133,7 @@ out = ["# ParLogNa / ParLinNa measurements (Open MPI, one 2-core shared machine)
        "|---|---|---|---|---|---|---|"]
 for P in Ps:
     for S in sorted({k[3] for k in t if k[0] == P and k[2] == "uniform"}):
-        times = t[(P, L0, "uniform", S)]
+        times = t[(P, L0[P], "uniform", S)]
         a, v = best(times, "parlogna")
         if not a or "mpi" not in times:
             continue
@@ -139,7 +142,7 @@ for P in Ps:
         out.append(f"| {P} | {S} | {radix(a)} | {v:.1f} | {m:.1f} | {m / v:.2f} | "
                    f"{','.join(map(str, wins)) or 'none'} |")
 out += ["", "## Best parameters of each algorithm vs MPI_Alltoallv", "",
-        "| P | nodes of | dist | S | MPI (us) | best scattered | best parlogna | "
+        "| P | nodes | dist | S | MPI (us) | best scattered | best parlogna | "
         "best coalesced | best staggered |", "|---|---|---|---|---|---|---|---|---|"]
 losses = []
 for (P, L, dist, S) in sorted(t):
@@ -153,7 +156,7 @@ for (P, L, dist, S) in sorted(t):
             continue
         cells.append(f"{v:.1f} ({m / v:.2f}x) `{a.split(':', 1)[1] if ':' in a else ''}`")
         if fam != "scattered" and m and v > m:
-            losses.append(f"- {fam} at P={P}, nodes of {L}, {dist}, S={S}: "
+            losses.append(f"- {fam} at P={P}, {L} node(s), {dist}, S={S}: "
                           f"{v:.1f} us vs MPI {m:.1f} us")
     out.append(f"| {P} | {L} | {dist} | {S} | {m:.1f} | " + " | ".join(cells) + " |")
 out += ["", "## Where ParLogNa / ParLinNa (best parameters) lose to MPI_Alltoallv", ""]
