@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Figures and summary from results.csv (written by run.sh).
 
   fig6_time_vs_radix.png  ParLogNa time vs radix for small/medium/large S (paper Fig. 6)
@@ -7,7 +7,7 @@
   fig12_best.png          best ParLogNa / ParLinNa variants vs MPI_Alltoallv and the
                           best-batch scattered, per S (paper Fig. 12)
   summary.md              ideal radix per S, speedups vs MPI_Alltoallv, where we lose
-Usage: python3 docs/results/parlogna/plot.py [results.csv]
+Usage: /usr/bin/python3 docs/results/parlogna/plot.py  (Debian python3-matplotlib) [results.csv]
 """
 import csv
 import os
