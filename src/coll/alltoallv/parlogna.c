@@ -4,8 +4,13 @@
  * alltoall.txt, Section 3 and Algorithm 1): a radix-r Bruck exchange whose
  * rounds each carry a metadata phase (block sizes) before the data.
  *
- * The scheme used here (the paper's pseudocode and prose disagree on the
- * direction and on the digit test; this is one consistent version):
+ * The scheme used here. The paper's Algorithm 1 sends to p - z*r^x and
+ * receives from p + z*r^x, selects the blocks whose digit x "is 1" and keeps
+ * the blocks with i % r^x == 0 in R; its prose (Section 3.1, Figure 1) sends
+ * the blocks whose digit x equals z to the rank at distance +z*r^x. Only the
+ * prose's version delivers every block (a digit value z > 1 must be tested as
+ * == z), and which blocks are final is decided by the higher digits, not by
+ * i % r^x; so this file follows the prose:
  *   - Block index i = (destination - own rank) mod P, written in base r with
  *     w = ceil(log_r P) digits. digit_x(i) = (i / r^x) mod r.
  *   - Rounds (x, z) for x = 0..w-1, z = 1..r-1 with z*r^x < P, in that order:
@@ -39,16 +44,17 @@
  *     non-direct index that leaves T for its destination in the first wave.
  *     Every rank sees the same indices, so the waves match across ranks.
  *     Up to P = 128 a round needs at most 4 waves, usually 1.
- *
  *   - Metadata: only the sizes of the blocks received into T (forwarded
  *     again later) travel; a block that ends in the receive buffer has the
  *     size the receiver's recvcounts say. Rounds of the highest digit forward
  *     nothing and skip the metadata message (r >= P-1: no metadata at all).
  *
  * Cost: K rounds of at most 2 messages (metadata, then data: at most r^(w-1)
- * blocks) ~ 2K*alpha + D*beta*m with D = sum over i of the number of non-zero digits
- * of i (each block travels once per non-zero digit). r = 2: log2 P rounds,
- * ~P/2 log2 P blocks; r >= P-1: P-1 rounds, each block sent once.
+ * blocks) ~ 2K*alpha + D*beta*m, D = sum over i of the number of non-zero
+ * digits of i (a block travels once per non-zero digit). r = 2: log2 P
+ * rounds, ~P/2 log2 P blocks; r >= P-1: P-1 rounds, each block sent once.
+ * Every round waits for its messages (store and forward), so unlike the
+ * scattered exchange a late rank delays all later rounds.
  *
  * Scratch (what XCHG_Comm_get_scratch_peak reports), exactly:
  *   T:        B * S_max bytes (B = P - K - 1; nothing when B * S_max == 0)
