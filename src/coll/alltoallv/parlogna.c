@@ -9,8 +9,9 @@
  * the blocks with i % r^x == 0 in R; its prose (Section 3.1, Figure 1) sends
  * the blocks whose digit x equals z to the rank at distance +z*r^x. Only the
  * prose's version delivers every block (a digit value z > 1 must be tested as
- * == z), and which blocks are final is decided by the higher digits, not by
- * i % r^x; so this file follows the prose:
+ * == z), and here whether a received block is final (R) or forwarded (T) is
+ * decided by its index's higher digits rather than the pseudocode's
+ * i % r^x == 0 on its position in the round; so this file follows the prose:
  *   - Block index i = (destination - own rank) mod P, written in base r with
  *     w = ceil(log_r P) digits. digit_x(i) = (i / r^x) mod r.
  *   - Rounds (x, z) for x = 0..w-1, z = 1..r-1 with z*r^x < P, in that order:
