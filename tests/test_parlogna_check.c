@@ -28,7 +28,7 @@ static int count_of(int pattern, int s, int d, int P, int symmetric)
     case ZEROS: return (s + 2 * d) % 3 == 0 ? 0 : 1 + (s * 7 + d) % 5;
     case HOT: return d == P / 2 ? 300 : (s + d) % 2;
     case POWERLAW: return (int)(2000.0 / pow(1.0 + (s * 31 + d * 17) % (2 * P + 1), 1.6));
-    default: return 8192 + (s * 5 + d * 3) % 9; /* elements of >= 8 bytes: 64 KiB+ */
+    default: return 16384 + (s * 5 + d * 3) % 9; /* elements of >= 4 bytes: 64 KiB+ */
     }
 }
 

@@ -159,6 +159,17 @@ for (P, L, dist, S) in sorted(t):
             losses.append(f"- {fam} at P={P}, {L} node(s), {dist}, S={S}: "
                           f"{v:.1f} us vs MPI {m:.1f} us")
     out.append(f"| {P} | {L} | {dist} | {S} | {m:.1f} | " + " | ".join(cells) + " |")
+out += ["", "## Overall (best parameters per (P, nodes, dist, S) vs MPI_Alltoallv)", "",
+        "| algorithm | cases | wins | geometric-mean speedup |", "|---|---|---|---|"]
+for fam in fams[1:]:
+    sp = []
+    for key, times in t.items():
+        a, v = best(times, fam)
+        if a and "mpi" in times:
+            sp.append(times["mpi"] / v)
+    if sp:
+        gm = float(np.exp(np.mean(np.log(sp))))
+        out.append(f"| {fam} | {len(sp)} | {sum(x > 1 for x in sp)} | {gm:.2f} |")
 out += ["", "## Where ParLogNa / ParLinNa (best parameters) lose to MPI_Alltoallv", ""]
 out += losses or ["- nowhere in this sweep"]
 open(os.path.join(HERE, "summary.md"), "w").write("\n".join(out) + "\n")
