@@ -53,6 +53,7 @@ typedef struct side_arrays { int *counts; int64_t *offsets, *bytes; } side_array
 static int alloc_arrays(xchg_args *a, int size, int nsides, side_arrays *arr)
 {
     size_t per_side = (size_t)size * (sizeof(int) + 2 * sizeof(int64_t));
+    per_side = (per_side + 7) & ~(size_t)7; /* keep the next side's int64 arrays aligned */
     char *mem = xchg_malloc(per_side * (size_t)nsides + 1);
     if (!mem) return xchg_error(MPI_ERR_NO_MEM, "out of memory (%zu bytes)", per_side * nsides);
     a->owned = mem;
