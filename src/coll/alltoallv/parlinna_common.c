@@ -144,7 +144,7 @@ static int unpack_super_blocks(xchg_context *ctx, const xchg_args *a, const char
                                           "%lld expected", source, (long long)nbytes,
                                           (long long)a->recv.bytes[source]);
                     XCHG_CHECK(xchg_unpack_block(&a->recv, source, pos));
-                } else {
+                } else if (nbytes > 0) {
                     int d = st->served_index[xchg_rank_on_node(tp, m, j)];
                     memcpy(st->buf + st->block_offset[d * Q + i], pos, (size_t)nbytes);
                 }
