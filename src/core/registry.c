@@ -14,8 +14,8 @@
 #define XCHG_ALGORITHMS(X)                                                           \
     X(alltoallv_pairwise) X(alltoallv_nonblocking) X(alltoallv_scattered)            \
     X(alltoallv_linear) X(alltoallv_multipair_blocking) X(alltoallv_waitany)         \
-    X(alltoallv_testany) X(alltoallv_parlogna) X(alltoallv_parlinna_coalesced)         \
-    X(alltoallv_parlinna_staggered)                                                  \
+    X(alltoallv_testany) X(alltoallv_parlogna)                                       \
+    X(alltoallv_parlinna_coalesced) X(alltoallv_parlinna_staggered)                  \
     X(alltoall_pairwise) X(alltoall_nonblocking) X(alltoall_scattered)               \
     X(alltoall_linear) X(alltoall_multipair_blocking) X(alltoall_waitany)            \
     X(alltoall_testany) X(alltoall_bruck)                                            \
