@@ -14,14 +14,15 @@
 #define XCHG_ALGORITHMS(X)                                                           \
     X(alltoallv_pairwise) X(alltoallv_nonblocking) X(alltoallv_scattered)            \
     X(alltoallv_linear) X(alltoallv_multipair_blocking) X(alltoallv_waitany)         \
-    X(alltoallv_testany)                                                             \
+    X(alltoallv_testany) X(alltoallv_parlogna)                                       \
+    X(alltoallv_parlinna_coalesced) X(alltoallv_parlinna_staggered)                  \
+    X(alltoallv_hierarchical) X(alltoallv_multileader) X(alltoallv_node_aware)       \
+    X(alltoallv_locality_aware) X(alltoallv_multileader_node_aware)                  \
     X(alltoall_pairwise) X(alltoall_nonblocking) X(alltoall_scattered)               \
     X(alltoall_linear) X(alltoall_multipair_blocking) X(alltoall_waitany)            \
     X(alltoall_testany) X(alltoall_bruck)                                            \
     X(alltoall_hierarchical) X(alltoall_multileader) X(alltoall_node_aware)          \
     X(alltoall_locality_aware) X(alltoall_multileader_node_aware)                    \
-    X(alltoallv_hierarchical) X(alltoallv_multileader) X(alltoallv_node_aware)       \
-    X(alltoallv_locality_aware) X(alltoallv_multileader_node_aware)                  \
     X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)
 
 #define DECLARE(n) extern const xchg_algorithm xchg_algo_##n;
@@ -174,7 +175,9 @@ static int parse_value(const xchg_algorithm *algo, const xchg_param_desc *p, con
         return xchg_error(MPI_ERR_ARG, "%s: %s=%s is not an integer; valid: %s", algo->name,
                           p->name, text, valid);
     int64_t lo = p->min, hi = p->max;
-    int range_ok = v >= lo && (hi == XCHG_RANGE_P ? (comm_size <= 0 || v <= comm_size) : v <= hi);
+    /* A range [min..P] with P < min (e.g. radix at P = 1) collapses to [min..min]. */
+    int64_t p_max = comm_size > lo ? comm_size : lo;
+    int range_ok = v >= lo && (hi == XCHG_RANGE_P ? (comm_size <= 0 || v <= p_max) : v <= hi);
     if (!range_ok)
         return xchg_error(MPI_ERR_ARG, "%s: %s=%lld is out of range; valid: %s", algo->name,
                           p->name, v, valid);
@@ -225,7 +228,8 @@ int xchg_choice_check(const xchg_context *ctx, const xchg_choice *choice)
     const xchg_algorithm *algo = choice->algo;
     for (int i = 0; i < algo->num_params; i++) {
         const xchg_param_desc *p = &algo->params[i];
-        if (p->kind == XCHG_PARAM_INT && p->max == XCHG_RANGE_P && choice->value[i] > ctx->size) {
+        int64_t p_max = ctx->size > p->min ? ctx->size : p->min; /* [min..P], P < min: min */
+        if (p->kind == XCHG_PARAM_INT && p->max == XCHG_RANGE_P && choice->value[i] > p_max) {
             char valid[700];
             describe_param(p, valid, sizeof valid);
             return xchg_error(MPI_ERR_ARG, "%s: %s=%" PRId64 " is out of range for P=%d; valid: %s",

@@ -1,0 +1,230 @@
+/*
+ * ParLinNa's intra-node phase, shared by the coalesced and staggered variants
+ * (Fan et al., ParLogNa/ParLinNa paper, Section 4, Figures 3b and 4,
+ * Algorithms 2 and 3), generalized to nodes of different sizes and to any
+ * placement of ranks: everything is in (node, local rank) coordinates from
+ * ctx->topo, never rank arithmetic.
+ *
+ * Pairing of uneven nodes. Node n has Q_n ranks. The block from (n, i) to
+ * (m, j) travels in two hops:
+ *   intra-node: (n, i) -> (n, j mod Q_n)          [ParLogNa on node n]
+ *   inter-node: (n, j mod Q_n) -> (m, j)           [scattered, m != n]
+ * So local rank l of node n "serves" the ranks (m, j), m != n, with
+ * j mod Q_n == l. Every rank receives exactly one inter-node message per other
+ * node (coalesced) from (n, j mod Q_n); a rank sends to at most
+ * ceil(Q_m / Q_n) ranks of node m (one when the nodes have equal sizes, which
+ * is the paper's pairing of equal local ranks). For m == n, j mod Q_n == j,
+ * so blocks within a node reach their destination in the intra-node phase.
+ *
+ * Intra-node phase ("implicit", Figure 3b): rank (n, i) builds one super-block
+ * per local rank t of its node: a header of the sizes (int64) of its blocks for
+ * the destinations t serves (enumerated by node m ascending, then j = t,
+ * t + Q_n, ... < Q_m; for m == n only j = t), followed by those blocks packed.
+ * The super-block sizes are exchanged with one MPI_Alltoall on the node's
+ * communicator (cached in the context), then ParLogNa moves the super-blocks
+ * as bytes among the node's ranks: all N groups of Figure 3b at once, its
+ * per-round metadata being the super-block sizes. The receiver unpacks its
+ * own node's blocks into the receive buffer and compacts the rest (no empty
+ * segments) by served destination, then source local rank, for the
+ * inter-node phase.
+ *
+ * Cost: intra-node = ParLogNa over Q_n ranks with blocks of the size of one
+ * rank's data for N destinations, plus one node-local MPI_Alltoall of
+ * Q_n int64. Scratch: the packed super-blocks twice (sent, received) plus
+ * ParLogNa's T, then the compacted inter-node blocks.
+ */
+#include "parlinna_common.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include "../../core/error.h"
+#include "parlogna.h"
+
+/* Number of destinations local rank t of node n serves (own node included). */
+static int count_served(const xchg_topology *tp, int n, int t)
+{
+    int count = 0, Q = tp->node_size[n];
+    for (int m = 0; m < tp->num_nodes; m++)
+        for (int j = t; j < tp->node_size[m]; j += Q) count++;
+    return count;
+}
+
+int xchg_parlinna_max_served_per_node(const xchg_context *ctx)
+{
+    const xchg_topology *tp = &ctx->topo;
+    int n = tp->node_of_rank[ctx->rank], Q = tp->node_size[n], most = 1;
+    for (int m = 0; m < tp->num_nodes; m++) {
+        int served = (tp->node_size[m] + Q - 1) / Q;
+        if (m != n && served > most) most = served;
+    }
+    return most;
+}
+
+/* Pack the super-blocks for the node's local ranks into A. */
+static int pack_super_blocks(const xchg_args *a, const xchg_topology *tp, int n, char *A,
+                             const int64_t *offset)
+{
+    int rc = MPI_SUCCESS, Q = tp->node_size[n];
+    for (int t = 0; t < Q; t++) {
+        char *header = A + offset[t];
+        char *pos = header + (int64_t)sizeof(int64_t) * count_served(tp, n, t);
+        for (int m = 0; m < tp->num_nodes; m++)
+            for (int j = t; j < tp->node_size[m]; j += Q) {
+                int dest = xchg_rank_on_node(tp, m, j);
+                memcpy(header, &a->send.bytes[dest], sizeof(int64_t));
+                header += sizeof(int64_t);
+                XCHG_CHECK(xchg_pack_block(&a->send, dest, pos));
+                pos += a->send.bytes[dest];
+            }
+    }
+fail:
+    return rc;
+}
+
+/* Fill one side of the node-local byte exchange from its sizes. */
+static int64_t byte_side(xchg_side *side, int Q, int *counts, int64_t *offsets, int64_t *bytes)
+{
+    int64_t total = 0;
+    for (int t = 0; t < Q; t++) {
+        counts[t] = (int)bytes[t];
+        offsets[t] = total;
+        total += bytes[t];
+    }
+    side->counts = counts;
+    side->offsets = offsets;
+    side->bytes = bytes;
+    return total;
+}
+
+/* Split the received super-blocks: own node -> receive buffer, the rest -> st. */
+static int unpack_super_blocks(xchg_context *ctx, const xchg_args *a, const char *C,
+                               const int64_t *recv_offset, parlinna_staged *st)
+{
+    const xchg_topology *tp = &ctx->topo;
+    const int n = st->node, l = st->local, Q = st->node_size, P = a->size;
+    const int entries = count_served(tp, n, l);
+    int rc = MPI_SUCCESS;
+
+    st->num_served = entries - 1;
+    st->meta_bytes = (size_t)P * sizeof(int) + ((size_t)st->num_served * Q + 1) * sizeof(int64_t);
+    st->meta = xchg_scratch_alloc(ctx, st->meta_bytes);
+    if (!st->meta) return xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
+    st->block_offset = st->meta;
+    st->served_index = (int *)(st->block_offset + st->num_served * Q + 1);
+    for (int p = 0; p < P; p++) st->served_index[p] = -1;
+    for (int m = 0, d = 0; m < tp->num_nodes; m++)
+        for (int j = l; j < tp->node_size[m] && m != n; j += Q)
+            st->served_index[xchg_rank_on_node(tp, m, j)] = d++;
+
+    /* Sizes from the headers, then offsets (prefix sums). */
+    st->block_offset[0] = 0;
+    for (int i = 0; i < Q; i++)
+        for (int m = 0, e = 0; m < tp->num_nodes; m++)
+            for (int j = l; j < tp->node_size[m]; j += Q, e++) {
+                if (m == n) continue;
+                int d = st->served_index[xchg_rank_on_node(tp, m, j)];
+                memcpy(&st->block_offset[d * Q + i + 1], C + recv_offset[i] + e * 8, 8);
+            }
+    for (int k = 1; k <= st->num_served * Q; k++) st->block_offset[k] += st->block_offset[k - 1];
+    st->buf_bytes = (size_t)st->block_offset[st->num_served * Q];
+    st->buf = xchg_scratch_alloc(ctx, st->buf_bytes);
+    if (st->buf_bytes && !st->buf) return xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
+
+    for (int i = 0; i < Q; i++) {
+        const char *pos = C + recv_offset[i] + (int64_t)entries * 8;
+        for (int m = 0, e = 0; m < tp->num_nodes; m++)
+            for (int j = l; j < tp->node_size[m]; j += Q, e++) {
+                int64_t nbytes;
+                memcpy(&nbytes, C + recv_offset[i] + e * 8, 8);
+                if (m == n) {
+                    int source = xchg_rank_on_node(tp, n, i);
+                    if (nbytes != a->recv.bytes[source])
+                        return xchg_error(MPI_ERR_TRUNCATE, "parlinna: rank %d sends %lld bytes, "
+                                          "%lld expected", source, (long long)nbytes,
+                                          (long long)a->recv.bytes[source]);
+                    XCHG_CHECK(xchg_unpack_block(&a->recv, source, pos));
+                } else if (nbytes > 0) {
+                    int d = st->served_index[xchg_rank_on_node(tp, m, j)];
+                    memcpy(st->buf + st->block_offset[d * Q + i], pos, (size_t)nbytes);
+                }
+                pos += nbytes;
+            }
+    }
+fail:
+    return rc;
+}
+
+int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, int64_t radix,
+                        parlinna_staged *st)
+{
+    const xchg_topology *tp = &ctx->topo;
+    const int n = tp->node_of_rank[a->rank], Q = tp->node_size[n];
+    int rc = MPI_SUCCESS;
+    char *A = NULL, *C = NULL, *arrays = NULL;
+    int64_t send_total = 0, recv_total = 0;
+    size_t arrays_bytes = 2 * (size_t)Q * (sizeof(int) + 2 * sizeof(int64_t));
+    MPI_Comm node_comm;
+
+    memset(st, 0, sizeof *st);
+    st->node = n;
+    st->local = tp->local_rank_of[a->rank];
+    st->node_size = Q;
+    XCHG_CHECK(xchg_context_node_comm(ctx, &node_comm));
+
+    arrays = xchg_scratch_alloc(ctx, arrays_bytes);
+    if (!arrays) {
+        rc = xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
+        goto fail;
+    }
+    xchg_args na;
+    memset(&na, 0, sizeof na);
+    int64_t *send_offsets = (int64_t *)arrays, *send_bytes = send_offsets + Q;
+    int64_t *recv_offsets = send_bytes + Q, *recv_bytes = recv_offsets + Q;
+    int *send_counts = (int *)(recv_bytes + Q), *recv_counts = send_counts + Q;
+    for (int t = 0; t < Q; t++) {
+        send_bytes[t] = (int64_t)sizeof(int64_t) * count_served(tp, n, t);
+        for (int m = 0; m < tp->num_nodes; m++)
+            for (int j = t; j < tp->node_size[m]; j += Q)
+                send_bytes[t] += a->send.bytes[xchg_rank_on_node(tp, m, j)];
+        if (send_bytes[t] > INT_MAX) {
+            rc = xchg_error(MPI_ERR_COUNT, "parlinna: %lld bytes for one local rank is too "
+                            "many", (long long)send_bytes[t]);
+            goto fail;
+        }
+    }
+    XCHG_CHECK(MPI_Alltoall(send_bytes, 1, MPI_INT64_T, recv_bytes, 1, MPI_INT64_T, node_comm));
+
+    na.coll = XCHG_ALLTOALLV;
+    na.comm = node_comm;
+    na.rank = st->local;
+    na.size = Q;
+    na.uniform_bytes = -1;
+    XCHG_CHECK(xchg_type_describe(MPI_BYTE, &na.send.type));
+    XCHG_CHECK(xchg_type_describe(MPI_BYTE, &na.recv.type));
+    send_total = byte_side(&na.send, Q, send_counts, send_offsets, send_bytes);
+    recv_total = byte_side(&na.recv, Q, recv_counts, recv_offsets, recv_bytes);
+    A = na.send.buf = xchg_scratch_alloc(ctx, (size_t)send_total);
+    C = na.recv.buf = xchg_scratch_alloc(ctx, (size_t)recv_total);
+    if ((send_total && !A) || (recv_total && !C)) {
+        rc = xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
+        goto fail;
+    }
+    XCHG_CHECK(pack_super_blocks(a, tp, n, A, send_offsets));
+    XCHG_CHECK(xchg_parlogna_exchange(ctx, &na, radix));
+    xchg_scratch_free(ctx, A, (size_t)send_total);
+    A = NULL;
+    XCHG_CHECK(unpack_super_blocks(ctx, a, C, recv_offsets, st));
+fail:
+    xchg_scratch_free(ctx, A, (size_t)send_total);
+    xchg_scratch_free(ctx, C, (size_t)recv_total);
+    xchg_scratch_free(ctx, arrays, arrays_bytes);
+    return rc;
+}
+
+void xchg_parlinna_staged_free(xchg_context *ctx, parlinna_staged *st)
+{
+    xchg_scratch_free(ctx, st->buf, st->buf_bytes);
+    xchg_scratch_free(ctx, st->meta, st->meta_bytes);
+    st->buf = st->meta = NULL;
+}

@@ -1,0 +1,50 @@
+/*
+ * The part ParLinNa's two variants share (parlinna_coalesced.c,
+ * parlinna_staggered.c): the intra-node phase and the bookkeeping of which
+ * ranks of other nodes this rank serves. See parlinna_common.c for the scheme.
+ */
+#ifndef XCHG_COLL_ALLTOALLV_PARLINNA_COMMON_H
+#define XCHG_COLL_ALLTOALLV_PARLINNA_COMMON_H
+
+#include <stdint.h>
+
+#include "../../core/args.h"
+#include "../../core/context.h"
+
+/* What the intra-node phase leaves for the inter-node phase: the blocks of
+ * this node for the ranks of other nodes this rank serves, compacted (no gaps)
+ * by destination and, within a destination, by source local rank 0..Q-1. */
+typedef struct parlinna_staged {
+    int node, local, node_size;  /* this rank: node n, local rank l, Q_n */
+    int num_served;              /* destinations on other nodes served by l */
+    int *served_index;           /* [P] position of a destination rank, or -1 */
+    int64_t *block_offset;       /* [num_served * Q_n + 1] offsets into buf */
+    char *buf;                   /* packed blocks */
+    size_t buf_bytes, meta_bytes;
+    void *meta;                  /* the arrays above, one allocation */
+} parlinna_staged;
+
+/* Destination `dest` (a rank on another node) is served by local rank
+ * dest_local mod Q_n of each source node n. */
+static inline int parlinna_server_local(int dest_local, int source_node_size)
+{
+    return dest_local % source_node_size;
+}
+
+/* Bytes and offset of block (source local i -> served destination d). */
+static inline int64_t parlinna_block_bytes(const parlinna_staged *st, int d, int i)
+{
+    return st->block_offset[d * st->node_size + i + 1] - st->block_offset[d * st->node_size + i];
+}
+
+/* Intra-node phase: ParLogNa with `radix` (clamped to the node size) among
+ * the ranks of each node; blocks for the own node land in the receive
+ * buffer, the others in `st`. */
+int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, int64_t radix,
+                        parlinna_staged *st);
+void xchg_parlinna_staged_free(xchg_context *ctx, parlinna_staged *st);
+
+/* Most destinations this rank serves on any one other node. */
+int xchg_parlinna_max_served_per_node(const xchg_context *ctx);
+
+#endif

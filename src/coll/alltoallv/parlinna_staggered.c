@@ -1,0 +1,93 @@
+/*
+ * Staggered ParLinNa (Fan et al., ParLogNa/ParLinNa paper, Section 4,
+ * Algorithm 3, Figure 5a): the intra-node phase of parlinna_common.c
+ * (ParLogNa with `radix` among the ranks of each node; radix is clamped to the
+ * node size), then a scattered inter-node exchange of single blocks:
+ * (N-1) * Qmax steps (Qmax = largest node), `batch` steps in flight. Step
+ * (s, i) moves the block of source local rank i of node n to the ranks of
+ * node n + s that local rank l serves (j mod Q_n == l), and receives the block
+ * of source (n - s, i) from the rank of node n - s that serves us, straight
+ * into the receive buffer with the user's receive type (the packed bytes are
+ * sent as MPI_PACKED). Steps with i >= Q are empty for that node, so both
+ * sides agree on the step of every message whatever the node sizes, and each
+ * batch's Waitall completes without waiting on a later batch.
+ * Uneven nodes: see parlinna_common.c. One node: plain ParLogNa.
+ * Cost (N nodes of Q ranks): intra-node ParLogNa, then
+ * ceil((N-1)Q/batch) batches: (N-1)*Q*alpha + (N-1)*Q*m*beta per rank.
+ * Scratch: the intra-node phase's, then the compacted blocks this rank
+ * forwards; nothing for receiving. Sent blocks are never rewritten.
+ */
+#include "../../core/error.h"
+#include "parlinna_common.h"
+#include "parlogna.h"
+
+static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+{
+    const xchg_topology *tp = &ctx->topo;
+    const int64_t radix = xchg_choice_param(choice, "radix");
+    const int N = tp->num_nodes;
+    if (N == 1) return xchg_parlogna_exchange(ctx, a, radix);
+    int rc = MPI_SUCCESS, nreq = 0, qmax = 0;
+    for (int m = 0; m < N; m++)
+        if (tp->node_size[m] > qmax) qmax = tp->node_size[m];
+    const int64_t steps = (int64_t)(N - 1) * qmax;
+    int64_t batch = xchg_choice_param(choice, "batch");
+    if (batch > steps) batch = steps;
+    const int per_step = 1 + xchg_parlinna_max_served_per_node(ctx);
+    size_t reqs_bytes = (size_t)batch * per_step * sizeof(MPI_Request);
+    MPI_Request *reqs = NULL;
+    parlinna_staged st = {0};
+
+    XCHG_CHECK(xchg_parlinna_intra(ctx, a, radix, &st));
+    xchg_phase_end(ctx, "intra-node");
+    const int n = st.node, l = st.local, Q = st.node_size;
+    reqs = xchg_scratch_alloc(ctx, reqs_bytes);
+    if (!reqs) {
+        rc = xchg_error(MPI_ERR_NO_MEM, "parlinna_staggered: out of memory");
+        goto fail;
+    }
+    for (int64_t first = 0; first < steps; first += batch) {
+        int64_t last = first + batch < steps ? first + batch : steps;
+        for (int64_t step = first; step < last; step++) {
+            int s = 1 + (int)(step / qmax), i = (int)(step % qmax), m = (n - s + N) % N;
+            if (i >= tp->node_size[m]) continue;
+            int source = xchg_rank_on_node(tp, m, i);
+            if (a->recv.bytes[source] == 0) continue;
+            int server = xchg_rank_on_node(tp, m, parlinna_server_local(l, tp->node_size[m]));
+            XCHG_CHECK(MPI_Irecv(xchg_side_block_ptr(&a->recv, source), a->recv.counts[source],
+                                 a->recv.type.type, server, i, a->comm, &reqs[nreq++]));
+        }
+        for (int64_t step = first; step < last; step++) {
+            int s = 1 + (int)(step / qmax), i = (int)(step % qmax), m = (n + s) % N;
+            if (i >= Q) continue;
+            for (int j = l; j < tp->node_size[m]; j += Q) {
+                int dest = xchg_rank_on_node(tp, m, j), d = st.served_index[dest];
+                int64_t nbytes = parlinna_block_bytes(&st, d, i);
+                if (nbytes > 0)
+                    XCHG_CHECK(MPI_Isend(st.buf + st.block_offset[d * Q + i], (int)nbytes,
+                                         MPI_PACKED, dest, i, a->comm, &reqs[nreq++]));
+            }
+        }
+        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        nreq = 0;
+    }
+    xchg_phase_end(ctx, "inter-node");
+fail:
+    if (nreq) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    xchg_scratch_free(ctx, reqs, reqs_bytes);
+    xchg_parlinna_staged_free(ctx, &st);
+    return rc;
+}
+
+const xchg_algorithm xchg_algo_alltoallv_parlinna_staggered = {
+    .coll = XCHG_ALLTOALLV,
+    .name = "parlinna_staggered",
+    .summary = "ParLogNa within nodes, then one block per message between nodes (ParLinNa)",
+    .run = staggered,
+    .num_params = 2,
+    .params = {{.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,
+                .max = XCHG_RANGE_P,
+                .help = "intra-node ParLogNa radix (clamped to the node size)"},
+               {.name = "batch", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
+                .max = XCHG_RANGE_MAXINT, .help = "inter-node steps in flight"}},
+};
