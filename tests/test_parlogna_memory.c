@@ -84,6 +84,7 @@ int main(int argc, char **argv)
     int total = 0;
     MPI_Allreduce(&bad, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (wrank == 0) printf("%s: %d (P, r) cases, %d failures\n", total ? "FAIL" : "OK", cases, total);
+    if (wrank == 0) printf("%d passed, %d failed\n", cases - total, total);
     MPI_Finalize();
     return total != 0;
 }
