@@ -14,7 +14,7 @@ import os
 import sys
 
 # Shared-memory path inside a node (loopback link of every host).
-INTRA = dict(lat="0.3us", bw="15GBps")
+INTRA = dict(lat="0.25us", bw="10GBps")
 # Core speed of the simulated hosts; sim/run sets smpi/host-speed to the same
 # value, so measured CPU bursts are replayed 1:1 (see README).
 SPEED = "1Gf"
@@ -31,10 +31,27 @@ KINDS = {
     # between groups; 0.4 us per link (at most 5 links: ~2 us), 200 Gb/s.
     "dragonfly": dict(lat="0.4us", bw="25GBps", desc="Slingshot-like dragonfly, 200 Gb/s, <=5 x 0.4 us"),
     # Torus (Fugaku-like Tofu-D): 3-D torus of the nodes, 6.8 GB/s per link
-    # and direction, 0.5 us for one hop; injection limited to 6 TNIs x 6.8 GB/s.
-    "torus": dict(lat="0.25us", bw="6.8GBps", limiter="40.8GBps",
-                  desc="Tofu-D-like torus, 6.8 GB/s links, 40.8 GB/s injection, 0.25 us/link"),
+    # and direction, 0.35 us per link (one hop ~0.41 us with software overheads,
+    # Tofu-D: 0.49 us); injection limited to 6 TNIs x 6.8 GB/s.
+    "torus": dict(lat="0.35us", bw="6.8GBps", limiter="40.8GBps",
+                  desc="Tofu-D-like 3-D torus, 6.8 GB/s links, 40.8 GB/s injection, 0.35 us/link"),
 }
+
+
+def model(kind, nodes):
+    """What the lower bound in sim/run needs: fewest network links between two
+    nodes, their latency (s), node injection bandwidth (B/s), and for the torus
+    the bandwidth of one direction of its bisection (B/s, else None)."""
+    k = KINDS[kind]
+    lat = float(k["lat"][:-2]) * 1e-6
+    link_bw = float(k["bw"][:-4]) * 1e9
+    if kind == "torus":
+        dims = torus_dims(nodes)
+        wrap = 2 if dims[0] > 2 else 1
+        bisection = wrap * (nodes // dims[0]) * link_bw if dims[0] > 1 else None
+        return dict(min_links=1, link_lat=lat, injection=float(k["limiter"][:-4]) * 1e9,
+                    bisection=bisection)
+    return dict(min_links=2, link_lat=lat, injection=link_bw, bisection=None)
 
 
 def torus_dims(nodes):
@@ -72,9 +89,15 @@ def cluster_xml(kind, nodes, q):
             params = f"2;{leaf},{leaves};1,{leaf};1,1"
         return f'<cluster {common} topology="FAT_TREE" topo_parameters="{params}"/>'
     if kind == "dragonfly":
+        # Groups of 16 nodes (8 or 4 when the node count is smaller).
         per_router, routers, chassis = 2, 4, 2
+        while chassis * routers * per_router > 4 and nodes % (chassis * routers * per_router):
+            if chassis > 1:
+                chassis //= 2
+            else:
+                routers //= 2
         per_group = per_router * routers * chassis
-        groups = max(1, nodes // per_group)
+        groups = nodes // per_group
         if groups * per_group != nodes:
             raise SystemExit(f"dragonfly: {nodes} nodes is not a multiple of {per_group}")
         params = f"{groups},1;{chassis},1;{routers},1;{per_router}"

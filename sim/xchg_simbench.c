@@ -26,8 +26,10 @@
  *
  * Rank 0 prints one CSV row per ALGO:
  *   coll,algo,P,nodes,Q,S,dist,iters,t_min,t_avg,t_max,
- *   max_rank_send,max_rank_offnode_send,max_node_offnode_send,max_node_offnode_recv,verified
- * (bytes, without the rank's own block) for the lower bound in sim/run.
+ *   max_rank_send,max_rank_offnode_send,max_node_offnode_send,max_node_offnode_recv,
+ *   total_offnode,verified
+ * (bytes, without the rank's own block; total_offnode: all bytes that cross
+ * the network) for the lower bound in sim/run.
  * Exits 1 if a check failed or an xchg call returned an error.
  */
 #include <math.h>
@@ -191,10 +193,12 @@ int main(int argc, char **argv)
     MPI_Allreduce(mine + 1, node_sums, 2, MPI_INT64_T, MPI_SUM, node);
     int64_t local4[4] = {mine[0], mine[1], node_sums[0], node_sums[1]};
     MPI_Allreduce(local4, maxes, 4, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    int64_t total_offnode = 0;
+    MPI_Allreduce(mine + 1, &total_offnode, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
 
     if (rank == 0 && header)
         printf("coll,algo,P,nodes,Q,S,dist,iters,t_min,t_avg,t_max,max_rank_send,"
-               "max_rank_offnode_send,max_node_offnode_send,max_node_offnode_recv,verified\n");
+               "max_rank_offnode_send,max_node_offnode_send,max_node_offnode_recv,total_offnode,verified\n");
 
     for (int a = first_algo; a < argc; a++) {
         const char *algo = argv[a];
@@ -242,10 +246,10 @@ int main(int argc, char **argv)
         MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (anybad) status = 1;
         if (rank == 0) {
-            printf("%s,%s,%d,%d,%d,%lld,%s,%d,%.9g,%.9g,%.9g,%lld,%lld,%lld,%lld,%s\n", coll,
+            printf("%s,%s,%d,%d,%d,%lld,%s,%d,%.9g,%.9g,%.9g,%lld,%lld,%lld,%lld,%lld,%s\n", coll,
                    algo, size, nodes, q, (long long)s, dist_names[dist], iters, tmin, tsum / iters,
                    tmax, (long long)maxes[0], (long long)maxes[1], (long long)maxes[2],
-                   (long long)maxes[3], anybad ? "FAIL" : verify ? "ok" : "skipped");
+                   (long long)maxes[3], (long long)total_offnode, anybad ? "FAIL" : verify ? "ok" : "skipped");
             fflush(stdout);
         }
     }
