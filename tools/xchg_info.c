@@ -1,5 +1,217 @@
+/*
+ * xchg-info: what xchg has and what it would do here.
+ *
+ *   xchg-info                    algorithms, topology and default selections
+ *   xchg-info --algorithms       every algorithm of every collective, its
+ *                                summary and parameters with their ranges
+ *   xchg-info --markdown         the same as a Markdown table (for README.md)
+ *   xchg-info --topology         the topology of MPI_COMM_WORLD as xchg sees it
+ *   xchg-info --select alltoall --bytes 64
+ *                                the algorithm XCHG_Comm_get_algorithm answers
+ *                                for that call (honours XCHG_ALLTOALL etc.)
+ * Run it under mpirun to see a real or virtual (XCHG_VIRTUAL_NODES) layout;
+ * only rank 0 prints.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "core/registry.h"
 #include "xchg.h"
-int main(int argc, char **argv){MPI_Init(&argc,&argv);int n;XCHG_Algorithm_count("alltoallv",&n);
-for(int i=0;i<n;i++){char a[64],p[1024];XCHG_Algorithm_describe("alltoallv",i,a,64,p,1024);printf("%s %s\n",a,p);}
-MPI_Finalize();}
+
+static const xchg_coll all_colls[] = {XCHG_ALLTOALLV, XCHG_ALLTOALL, XCHG_ALLGATHER};
+#define NUM_COLLS 3
+
+static void describe_range(const xchg_param_desc *p, char *buf, size_t len)
+{
+    char one[2048];
+    xchg_algorithm a = {.num_params = 1};
+    a.params[0] = *p;
+    xchg_algorithm_describe_params(&a, one, sizeof one);
+    snprintf(buf, len, "%s", one);
+}
+
+static void print_algorithms(void)
+{
+    for (int c = 0; c < NUM_COLLS; c++) {
+        xchg_coll coll = all_colls[c];
+        printf("%s (%d algorithms; select with XCHG_%s=name[:param=value,...])\n",
+               xchg_coll_name(coll), xchg_registry_count(coll),
+               coll == XCHG_ALLTOALLV ? "ALLTOALLV" : coll == XCHG_ALLTOALL ? "ALLTOALL"
+                                                                            : "ALLGATHER");
+        for (int i = 0; i < xchg_registry_count(coll); i++) {
+            const xchg_algorithm *a = xchg_registry_get(coll, i);
+            printf("  %-22s %s%s\n", a->name, a->summary, a->is_flat ? "" : " [hierarchical]");
+            for (int k = 0; k < a->num_params; k++) {
+                char range[2048];
+                describe_range(&a->params[k], range, sizeof range);
+                printf("  %-22s   %s%s%s\n", "", range, a->params[k].help ? ": " : "",
+                       a->params[k].help ? a->params[k].help : "");
+            }
+        }
+        printf("\n");
+    }
+}
+
+/* Markdown cell text: '|' would end the cell. */
+static void print_cell(const char *text)
+{
+    for (; *text; text++) {
+        if (*text == '|') fputc('\\', stdout);
+        fputc(*text, stdout);
+    }
+}
+
+static void print_markdown(void)
+{
+    printf("| collective | algorithm | what it does | parameters (default [range]) |\n");
+    printf("|---|---|---|---|\n");
+    for (int c = 0; c < NUM_COLLS; c++) {
+        xchg_coll coll = all_colls[c];
+        for (int i = 0; i < xchg_registry_count(coll); i++) {
+            const xchg_algorithm *a = xchg_registry_get(coll, i);
+            char params[2048];
+            xchg_algorithm_describe_params(a, params, sizeof params);
+            printf("| %s | `%s` | ", xchg_coll_name(coll), a->name);
+            print_cell(a->summary);
+            printf(" | ");
+            print_cell(a->num_params ? params : "-");
+            printf(" |\n");
+        }
+    }
+}
+
+static void print_topology(MPI_Comm comm)
+{
+    xchg_context *ctx;
+    int rank, len;
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
+    MPI_Comm_rank(comm, &rank);
+    MPI_Get_processor_name(host, &len);
+    int size;
+    MPI_Comm_size(comm, &size);
+    char *hosts = rank == 0 ? calloc((size_t)size, MPI_MAX_PROCESSOR_NAME) : NULL;
+    MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+               0, comm);
+    if (xchg_context_get(comm, &ctx) != MPI_SUCCESS) {
+        if (rank == 0) printf("topology: unavailable: %s\n", XCHG_Last_error());
+        free(hosts);
+        return;
+    }
+    const xchg_topology *t = &ctx->topo;
+    if (rank == 0) {
+        const char *vn = getenv("XCHG_VIRTUAL_NODES"), *vp = getenv("XCHG_VIRTUAL_PLACEMENT");
+        printf("topology of MPI_COMM_WORLD: P=%d ranks on %d %s node(s), placement %s\n",
+               t->size, t->num_nodes, t->is_virtual ? "virtual" : "real",
+               t->is_block ? "block (each node holds consecutive ranks)" : "not block (e.g. cyclic)");
+        if (t->is_virtual)
+            printf("  from XCHG_VIRTUAL_NODES=%s XCHG_VIRTUAL_PLACEMENT=%s\n", vn ? vn : "",
+                   vp && *vp ? vp : "block (default)");
+        else
+            printf("  from MPI_COMM_TYPE_SHARED (set XCHG_VIRTUAL_NODES=N or =a,b,c to test "
+                   "other layouts)\n");
+        for (int n = 0; n < t->num_nodes; n++) {
+            int first = xchg_rank_on_node(t, n, 0);
+            printf("  node %d (%d ranks%s%s):", n, t->node_size[n], t->is_virtual ? "" : ", ",
+                   t->is_virtual ? "" : hosts + (size_t)first * MPI_MAX_PROCESSOR_NAME);
+            for (int l = 0; l < t->node_size[n]; l++) {
+                if (l == 16 && t->node_size[n] > 18) {
+                    printf(" ... %d", xchg_rank_on_node(t, n, t->node_size[n] - 1));
+                    break;
+                }
+                printf(" %d", xchg_rank_on_node(t, n, l));
+            }
+            printf("\n");
+        }
+    }
+    free(hosts);
+}
+
+/* What each collective would use now, at a few block sizes. */
+static void print_selections(MPI_Comm comm)
+{
+    static const long long sizes[] = {8, 64, 256, 1024, 16384, 1048576};
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) printf("\nselection now (per-comm choice > XCHG_<COLL> env > default rule):\n");
+    for (int c = 0; c < NUM_COLLS; c++) {
+        const char *name = xchg_coll_name(all_colls[c]);
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            char buf[512];
+            if (all_colls[c] == XCHG_ALLTOALLV && s > 0) break; /* size-independent */
+            if (XCHG_Comm_get_algorithm(comm, name, 0, sizes[s], buf, sizeof buf) != MPI_SUCCESS)
+                snprintf(buf, sizeof buf, "error: %s", XCHG_Last_error());
+            if (rank != 0) continue;
+            if (all_colls[c] == XCHG_ALLTOALLV) printf("  %-10s any size   %s\n", name, buf);
+            else printf("  %-10s %8lld B  %s\n", name, sizes[s], buf);
+        }
+    }
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: [mpirun -n P] xchg-info [--algorithms | --markdown | --topology |\n"
+                 "                                 --select COLL --bytes N]\n"
+                 "  no option: algorithms, topology and default selections\n"
+                 "  --select COLL --bytes N: the algorithm chosen for COLL (alltoall,\n"
+                 "    alltoallv, allgather) with blocks of N bytes, honouring XCHG_ALLTOALL etc.\n");
+}
+
+int main(int argc, char **argv)
+{
+    enum { OPT_ALGOS = 256, OPT_MARKDOWN, OPT_TOPOLOGY, OPT_SELECT, OPT_BYTES };
+    static const struct option longs[] = {{"algorithms", no_argument, 0, OPT_ALGOS},
+                                          {"markdown", no_argument, 0, OPT_MARKDOWN},
+                                          {"topology", no_argument, 0, OPT_TOPOLOGY},
+                                          {"select", required_argument, 0, OPT_SELECT},
+                                          {"bytes", required_argument, 0, OPT_BYTES},
+                                          {"help", no_argument, 0, 'h'},
+                                          {0, 0, 0, 0}};
+    int rank, what = 0, c, exit_code = 0;
+    const char *select = NULL;
+    long long bytes = -1;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    opterr = rank == 0;
+    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        if (c == OPT_SELECT) select = optarg, what = c;
+        else if (c == OPT_BYTES) bytes = atoll(optarg);
+        else if (c == OPT_ALGOS || c == OPT_MARKDOWN || c == OPT_TOPOLOGY) what = c;
+        else {
+            if (rank == 0) usage(c == 'h' ? stdout : stderr);
+            MPI_Finalize();
+            return c == 'h' ? 0 : 2;
+        }
+    }
+    MPI_Comm comm = MPI_COMM_WORLD;
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    if (what == OPT_SELECT) {
+        char buf[512];
+        if (XCHG_Comm_get_algorithm(comm, select, 0, bytes, buf, sizeof buf) != MPI_SUCCESS) {
+            if (rank == 0) fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
+            exit_code = 1;
+        } else if (rank == 0) {
+            printf("%s\n", buf);
+        }
+    } else if (what == OPT_ALGOS || what == OPT_MARKDOWN) {
+        if (rank == 0) what == OPT_ALGOS ? print_algorithms() : print_markdown();
+    } else if (what == OPT_TOPOLOGY) {
+        print_topology(comm);
+    } else {
+        if (rank == 0) {
+            char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+            int len;
+            MPI_Get_library_version(lib, &len);
+            lib[strcspn(lib, ",\n")] = '\0';
+            printf("xchg %d.%d.%d on %s\n\n", XCHG_VERSION_MAJOR, XCHG_VERSION_MINOR,
+                   XCHG_VERSION_PATCH, lib);
+            print_algorithms();
+        }
+        print_topology(comm);
+        print_selections(comm);
+    }
+    MPI_Finalize();
+    return exit_code;
+}

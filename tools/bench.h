@@ -1,0 +1,104 @@
+/*
+ * xchg-bench: shared declarations. The benchmark is split into
+ *   xchg_bench.c     options, the size x algorithm loop, timing
+ *   bench_workload.c block sizes (--dist), buffers, the calls themselves
+ *   bench_algos.c    --algo expansion (all, sweeps) from the registry
+ *   bench_report.c   table, CSV, JSON, progress
+ * To add an option such as --skew (arrival skew) or --breakdown (phase times):
+ * put its value in bench_options, act on it in bench_time_calls() (the one
+ * timed loop), and add its columns to bench_result and bench_report.c.
+ */
+#ifndef XCHG_BENCH_H
+#define XCHG_BENCH_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/registry.h"
+
+typedef enum {
+    DIST_UNIFORM, DIST_NORMAL, DIST_POWERLAW, DIST_SPARSE, DIST_FFT1, DIST_FFT2, DIST_COUNT
+} bench_dist;
+
+extern const char *const bench_dist_names[DIST_COUNT];
+
+typedef struct bench_options {
+    xchg_coll coll;
+    const char *coll_name;
+    int64_t min_size, max_size;   /* -m MIN:MAX, bytes */
+    int iterations, warmup;       /* -i, -x */
+    int rounds;                   /* -r: interleaved rounds per size */
+    int full;                     /* -f: min/max columns */
+    const char *algo_specs[64];   /* --algo, repeatable */
+    int num_algo_specs;
+    bench_dist dist;
+    uint64_t seed;
+    const char *csv_path, *json_path;
+    int progress;
+} bench_options;
+
+/* The algorithms to run: selection strings, after expanding all and sweeps. */
+typedef struct bench_algo_list {
+    int count;
+    char (*selection)[256];
+} bench_algo_list;
+
+/* One buffer set for one message size. */
+typedef struct bench_workload {
+    int64_t size;                 /* S: block bytes (alltoall/allgather), max block (alltoallv) */
+    int *sendcounts, *sdispls, *recvcounts, *rdispls; /* alltoallv, MPI_BYTE elements */
+    int count;                    /* alltoall/allgather: bytes per block */
+    char *sendbuf, *recvbuf, *refbuf;
+    size_t send_bytes, recv_bytes;
+    long long total_bytes;        /* bytes this rank sends (for reports) */
+} bench_workload;
+
+typedef enum { ROW_OK, ROW_WRONG, ROW_FAILED, ROW_NOT_APPLICABLE } bench_status;
+
+typedef struct bench_result {
+    int64_t size;
+    char algorithm[256];          /* "MPI" or the full selection string used */
+    int is_mpi;
+    bench_status status;
+    char message[256];            /* why, when status is not ROW_OK */
+    double median_us, min_us, max_us, ratio;
+    int iterations, warmup;
+    long long scratch_peak;       /* max over ranks, bytes */
+    double send_bytes_per_rank;   /* mean over ranks of the bytes a rank sends */
+} bench_result;
+
+typedef struct bench_run_info {
+    const bench_options *opt;
+    int size, num_nodes, topo_virtual;
+    int algo_width;               /* width of the algorithm column */
+    char mpi_library[128];
+} bench_run_info;
+
+/* bench_workload.c */
+int bench_workload_create(const bench_options *opt, int64_t size, int rank, int nranks,
+                          bench_workload *w);
+void bench_workload_free(bench_workload *w);
+/* Run one call: MPI's own (use_mpi) or xchg's, into w->recvbuf. */
+int bench_call(const bench_options *opt, bench_workload *w, int use_mpi, MPI_Comm comm);
+/* Fill the receive buffer with a sentinel, so untouched bytes are compared too. */
+void bench_clear_recv(bench_workload *w, char *buf);
+/* Sizes to run: powers of two from -m (fft patterns: one fixed size). */
+int bench_sizes(const bench_options *opt, int nranks, int64_t *sizes, int max_sizes);
+
+/* bench_algos.c */
+int bench_algos_expand(const bench_options *opt, int nranks, int rank, bench_algo_list *list);
+void bench_algos_free(bench_algo_list *list);
+
+/* bench_report.c */
+void bench_report_header(const bench_run_info *info, FILE *out);
+void bench_report_row(const bench_run_info *info, const bench_result *r, FILE *out);
+void bench_report_summary(const bench_run_info *info, const bench_result *rows, int num_rows,
+                          FILE *out);
+int bench_report_csv(const bench_run_info *info, const bench_result *rows, int num_rows,
+                     const char *path);
+int bench_report_json(const bench_run_info *info, const bench_result *rows, int num_rows,
+                      const char *path);
+void bench_progress(int enabled, int done, int total, int64_t size, const char *algo);
+
+#endif

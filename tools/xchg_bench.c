@@ -1,0 +1,348 @@
+/*
+ * xchg-bench: time xchg's algorithms against MPI's own collective, OSU style.
+ *
+ *   mpirun -n 8 xchg-bench [-c alltoallv|alltoall|allgather] [-m MIN:MAX]
+ *          [-i ITER] [-x WARMUP] [-f] [--algo SPEC]... [--dist D] [--seed N]
+ *          [--csv FILE|-] [--json FILE|-] [--progress]
+ *
+ * For every size S: MPI's own collective (PMPI_*) first, as the reference
+ * result and the reference time, then every selected algorithm. Each
+ * algorithm's output is compared once per size with MPI's (memcmp of the whole
+ * receive buffer, prefilled with a sentinel); a row that differs is reported
+ * as wrong and gets no time. Timing: per iteration PMPI_Barrier, t0, the
+ * call, t1; after the loop the per-iteration times are reduced with MAX over
+ * ranks, and the median, min and max over iterations are reported.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "core/context.h"
+#include "xchg.h"
+
+#define MAX_SIZES 64
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: mpirun -n P xchg-bench [options]\n"
+        "  -c, --coll C         alltoallv (default), alltoall, allgather\n"
+        "  -m, --message-size [MIN:]MAX\n"
+        "                       sizes S in bytes, powers of two from MIN to MAX (16:16384);\n"
+        "                       alltoall/allgather: block per peer; alltoallv: maximum block\n"
+        "  -i, --iterations N   timed iterations per size and algorithm (500)\n"
+        "  -x, --warmup N       untimed warm-up iterations (50)\n"
+        "  -r, --rounds N       interleave: time MPI and every algorithm in N rounds of\n"
+        "                       ITER/N iterations each (10), so load changes hit all alike\n"
+        "  -f, --full           also print min and max columns\n"
+        "  -a, --algo SPEC      repeatable; default all. SPEC: all | name[:p=v,...] |\n"
+        "                       name:p=all | name:p=A..B (B may be P) | name:p=A,B,C\n"
+        "                       (p=all: every valid value; unbounded integers: min..P)\n"
+        "  -d, --dist D         alltoallv block sizes: uniform (default), normal, powerlaw,\n"
+        "                       sparse, fft1, fft2 (fixed sizes, -m ignored)\n"
+        "      --seed N         seed of the block sizes (1)\n"
+        "      --csv FILE|-     write every row as CSV\n"
+        "      --json FILE|-    write every row as JSON\n"
+        "      --progress       progress line on stderr (default: when stderr is a tty)\n"
+        "  -h, --help\n"
+        "ratio = median time / median time of MPI's own collective; < 1 means xchg is faster.\n");
+}
+
+static int parse_sizes(const char *text, bench_options *o)
+{
+    char *end;
+    const char *colon = strchr(text, ':');
+    if (colon) {
+        o->min_size = strtoll(text, &end, 10);
+        if (end != colon) return 1;
+        text = colon + 1;
+    }
+    o->max_size = strtoll(text, &end, 10);
+    return *end != '\0' || o->min_size < 1 || o->max_size < o->min_size;
+}
+
+/* 0: run, 1: exit successfully (help), 2: usage error. */
+static int parse_options(int argc, char **argv, bench_options *o, int rank)
+{
+    enum { OPT_SEED = 256, OPT_CSV, OPT_JSON, OPT_PROGRESS };
+    static const struct option longs[] = {
+        {"coll", required_argument, 0, 'c'},       {"message-size", required_argument, 0, 'm'},
+        {"iterations", required_argument, 0, 'i'}, {"warmup", required_argument, 0, 'x'},
+        {"full", no_argument, 0, 'f'},             {"algo", required_argument, 0, 'a'},
+        {"rounds", required_argument, 0, 'r'},
+        {"dist", required_argument, 0, 'd'},       {"seed", required_argument, 0, OPT_SEED},
+        {"csv", required_argument, 0, OPT_CSV},    {"json", required_argument, 0, OPT_JSON},
+        {"progress", no_argument, 0, OPT_PROGRESS}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    *o = (bench_options){.coll = XCHG_ALLTOALLV, .coll_name = "alltoallv", .min_size = 16,
+                         .max_size = 16384, .iterations = 500, .warmup = 50, .rounds = 10, .dist = DIST_UNIFORM,
+                         .seed = 1};
+    opterr = rank == 0;
+    int c, bad = 0;
+    while ((c = getopt_long(argc, argv, "c:m:i:x:r:fa:d:h", longs, NULL)) != -1 && !bad) {
+        switch (c) {
+        case 'c':
+            bad = xchg_coll_from_name(optarg, &o->coll) != MPI_SUCCESS;
+            o->coll_name = optarg;
+            break;
+        case 'm': bad = parse_sizes(optarg, o); break;
+        case 'i': o->iterations = atoi(optarg); bad = o->iterations < 1; break;
+        case 'x': o->warmup = atoi(optarg); bad = o->warmup < 0; break;
+        case 'r': o->rounds = atoi(optarg); bad = o->rounds < 1; break;
+        case 'f': o->full = 1; break;
+        case 'a':
+            bad = o->num_algo_specs >= 64;
+            if (!bad) o->algo_specs[o->num_algo_specs++] = optarg;
+            break;
+        case 'd':
+            bad = 1;
+            for (int d = 0; d < DIST_COUNT; d++)
+                if (strcmp(optarg, bench_dist_names[d]) == 0) o->dist = (bench_dist)d, bad = 0;
+            break;
+        case OPT_SEED: o->seed = strtoull(optarg, NULL, 10); break;
+        case OPT_CSV: o->csv_path = optarg; break;
+        case OPT_JSON: o->json_path = optarg; break;
+        case OPT_PROGRESS: o->progress = 1; break;
+        case 'h':
+            if (rank == 0) usage(stdout);
+            return 1;
+        default: bad = 1;
+        }
+        if (bad && rank == 0 && c != '?')
+            fprintf(stderr, "xchg-bench: bad value for -%c: %s\n", c < 256 ? c : '-', optarg);
+    }
+    if (!bad && optind < argc) {
+        if (rank == 0) fprintf(stderr, "xchg-bench: unexpected argument '%s'\n", argv[optind]);
+        bad = 1;
+    }
+    if (bad && rank == 0) usage(stderr);
+    return bad ? 2 : 0;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/*
+ * The timed loop: `warmup` untimed calls, then per iteration barrier, t0, the
+ * call, t1, into times[0..count). The per-iteration times become the max over
+ * ranks afterwards, so the loop itself has no extra communication.
+ * (--skew and --breakdown would hook in here: a delay before the call, and
+ * the context's phase times after it.)
+ */
+static int bench_time_calls(const bench_options *o, bench_workload *w, int use_mpi,
+                            MPI_Comm comm, int warmup, int count, double *times)
+{
+    int rc = MPI_SUCCESS;
+    for (int it = 0; it < warmup + count && rc == MPI_SUCCESS; it++) {
+        PMPI_Barrier(comm);
+        double t0 = MPI_Wtime();
+        rc = bench_call(o, w, use_mpi, comm);
+        double t1 = MPI_Wtime();
+        if (it >= warmup) times[it - warmup] = t1 - t0;
+    }
+    int failed = rc != MPI_SUCCESS, any_failed = 0;
+    PMPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm);
+    if (any_failed) return MPI_ERR_OTHER;
+    PMPI_Allreduce(MPI_IN_PLACE, times, count, MPI_DOUBLE, MPI_MAX, comm);
+    return MPI_SUCCESS;
+}
+
+static void summarize(const bench_options *o, double *times, bench_result *r)
+{
+    qsort(times, (size_t)o->iterations, sizeof *times, compare_doubles);
+    int n = o->iterations;
+    double median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+    r->median_us = median * 1e6;
+    r->min_us = times[0] * 1e6;
+    r->max_us = times[n - 1] * 1e6;
+}
+
+/* Select the algorithm, run it once and compare with MPI's result; record the
+ * full selection string and the scratch peak. Leaves r->status. */
+static void check_algorithm(const bench_options *o, bench_workload *w, const char *selection,
+                            MPI_Comm comm, bench_result *r)
+{
+    snprintf(r->algorithm, sizeof r->algorithm, "%s", selection);
+    if (XCHG_Comm_set_algorithm(comm, o->coll_name, selection) != MPI_SUCCESS) {
+        r->status = ROW_NOT_APPLICABLE; /* deterministic: the same on every rank */
+        snprintf(r->message, sizeof r->message, "%s", XCHG_Last_error());
+        return;
+    }
+    bench_clear_recv(w, w->recvbuf);
+    int rc = bench_call(o, w, 0, comm);
+    char used[256] = "";
+    XCHG_Comm_get_algorithm(comm, o->coll_name, 1, 0, used, sizeof used);
+    if (used[0]) snprintf(r->algorithm, sizeof r->algorithm, "%s", used);
+    int local[2] = {rc != MPI_SUCCESS, rc == MPI_SUCCESS &&
+                                           memcmp(w->recvbuf, w->refbuf, w->recv_bytes) != 0};
+    int global[2];
+    PMPI_Allreduce(local, global, 2, MPI_INT, MPI_SUM, comm);
+    if (global[0] || global[1]) {
+        r->status = global[0] ? ROW_FAILED : ROW_WRONG;
+        if (global[0] && local[0])
+            snprintf(r->message, sizeof r->message, "on %d rank(s): %s", global[0],
+                     XCHG_Last_error());
+        else if (global[0])
+            snprintf(r->message, sizeof r->message, "the call failed on %d rank(s)", global[0]);
+        else
+            snprintf(r->message, sizeof r->message,
+                     "result differs from MPI's on %d rank(s); no time reported", global[1]);
+        return;
+    }
+    long long peak = 0;
+    XCHG_Comm_get_scratch_peak(comm, o->coll_name, &peak);
+    PMPI_Allreduce(&peak, &r->scratch_peak, 1, MPI_LONG_LONG, MPI_MAX, comm);
+}
+
+/*
+ * One size: MPI's own collective gives the reference result; every algorithm
+ * is checked against it; then `rounds` rounds each time a slice of the
+ * iterations of MPI and of every correct algorithm in turn, so that a change
+ * of machine load during the run affects all rows alike. Fills rows[0] (MPI)
+ * and rows[1..num_algos].
+ */
+static int bench_one_size(const bench_options *o, bench_workload *w, const bench_algo_list *algos,
+                          MPI_Comm comm, int progress, int progress_base, int progress_total,
+                          bench_result *rows)
+{
+    int num_rows = 1 + algos->count, nranks;
+    MPI_Comm_size(comm, &nranks);
+    double *times = malloc((size_t)num_rows * (size_t)o->iterations * sizeof *times);
+    if (!times) return MPI_ERR_NO_MEM;
+    for (int i = 0; i < num_rows; i++)
+        rows[i] = (bench_result){.size = w->size, .iterations = o->iterations,
+                                 .warmup = o->warmup, .is_mpi = i == 0};
+    snprintf(rows[0].algorithm, sizeof rows[0].algorithm, "MPI");
+    bench_clear_recv(w, w->recvbuf);
+    int rc = bench_call(o, w, 1, comm), any_rc;
+    PMPI_Allreduce(&rc, &any_rc, 1, MPI_INT, MPI_MAX, comm);
+    if (any_rc != MPI_SUCCESS) {
+        rows[0].status = ROW_FAILED;
+        snprintf(rows[0].message, sizeof rows[0].message, "MPI's own collective failed");
+        free(times);
+        return MPI_ERR_OTHER;
+    }
+    memcpy(w->refbuf, w->recvbuf, w->recv_bytes);
+    long long sent_total = 0;
+    PMPI_Allreduce(&w->total_bytes, &sent_total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    for (int i = 0; i < num_rows; i++) rows[i].send_bytes_per_rank = (double)sent_total / nranks;
+    for (int a = 0; a < algos->count; a++)
+        check_algorithm(o, w, algos->selection[a], comm, &rows[1 + a]);
+
+    int rounds = o->rounds < o->iterations ? o->rounds : o->iterations, done = 0;
+    int warmup = (o->warmup + rounds - 1) / rounds, step = 0;
+    for (int round = 0; round < rounds; round++) {
+        int count = o->iterations / rounds + (round < o->iterations % rounds);
+        for (int i = 0; i < num_rows; i++, step++) {
+            bench_result *r = &rows[i];
+            bench_progress(progress, progress_base + step * 1000 / (rounds * num_rows),
+                           progress_total, w->size, r->algorithm);
+            if (r->status != ROW_OK) continue;
+            if (!r->is_mpi) XCHG_Comm_set_algorithm(comm, o->coll_name, algos->selection[i - 1]);
+            if (bench_time_calls(o, w, r->is_mpi, comm, warmup, count,
+                                 times + (size_t)i * (size_t)o->iterations + done) !=
+                MPI_SUCCESS) {
+                r->status = ROW_FAILED;
+                snprintf(r->message, sizeof r->message, "a timed call failed");
+            }
+        }
+        done += count;
+    }
+    for (int i = 0; i < num_rows; i++) {
+        if (rows[i].status != ROW_OK) continue;
+        summarize(o, times + (size_t)i * (size_t)o->iterations, &rows[i]);
+        rows[i].ratio = rows[0].status == ROW_OK ? rows[i].median_us / rows[0].median_us : 0;
+    }
+    free(times);
+    return MPI_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, nranks, exit_code = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+
+    bench_options opt;
+    int parsed = parse_options(argc, argv, &opt, rank);
+    if (parsed) {
+        MPI_Finalize();
+        return parsed == 1 ? 0 : 2;
+    }
+    MPI_Comm comm;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+
+    bench_run_info info = {.opt = &opt, .size = nranks};
+    static char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len;
+    MPI_Get_library_version(library, &len);
+    library[strcspn(library, ",\n")] = '\0';
+    for (char *c = library; *c; c++)
+        if (*c == '\t') *c = ' ';
+    snprintf(info.mpi_library, sizeof info.mpi_library, "%.*s",
+             (int)sizeof info.mpi_library - 1, library);
+    xchg_context *ctx;
+    if (xchg_context_get(comm, &ctx) == MPI_SUCCESS) {
+        info.num_nodes = ctx->topo.num_nodes;
+        info.topo_virtual = ctx->topo.is_virtual;
+    }
+
+    bench_algo_list algos;
+    int64_t sizes[MAX_SIZES];
+    int num_sizes = bench_sizes(&opt, nranks, sizes, MAX_SIZES);
+    if (bench_algos_expand(&opt, nranks, rank, &algos)) {
+        MPI_Finalize();
+        return 2;
+    }
+    for (int a = 0; a < algos.count; a++) {
+        int w = (int)strlen(algos.selection[a]);
+        if (w > info.algo_width) info.algo_width = w;
+    }
+    int per_size = 1 + algos.count, num_rows = 0;
+    bench_result *rows = calloc((size_t)(num_sizes * per_size), sizeof *rows);
+    int progress = rank == 0 && (opt.progress || isatty(STDERR_FILENO));
+    if (rank == 0) bench_report_header(&info, stdout);
+
+    for (int s = 0; s < num_sizes; s++) {
+        bench_workload w;
+        int rc = bench_workload_create(&opt, sizes[s], rank, nranks, &w), any_rc;
+        PMPI_Allreduce(&rc, &any_rc, 1, MPI_INT, MPI_MAX, comm);
+        if (any_rc == MPI_SUCCESS)
+            rc = bench_one_size(&opt, &w, &algos, comm, progress, s * 1000, num_sizes * 1000,
+                                rows + num_rows);
+        bench_workload_free(&w);
+        if (any_rc != MPI_SUCCESS || rc != MPI_SUCCESS) {
+            if (rank == 0) fprintf(stderr, "xchg-bench: S=%" PRId64 ": %s\n", sizes[s],
+                                   any_rc ? "cannot set up the buffers" : "MPI's call failed");
+            exit_code = 1;
+            break;
+        }
+        bench_progress(progress, 1, 0, 0, "");
+        for (int i = 0; i < per_size; i++, num_rows++) {
+            if (rows[num_rows].status == ROW_WRONG || rows[num_rows].status == ROW_FAILED)
+                exit_code = 1;
+            if (rank == 0) bench_report_row(&info, &rows[num_rows], stdout);
+        }
+        if (rank == 0 && s + 1 < num_sizes) printf("\n");
+    }
+    if (rank == 0) {
+        if (num_sizes > 1 && algos.count > 0) bench_report_summary(&info, rows, num_rows, stdout);
+        if (opt.csv_path && bench_report_csv(&info, rows, num_rows, opt.csv_path))
+            fprintf(stderr, "xchg-bench: cannot write %s\n", opt.csv_path), exit_code = 1;
+        if (opt.json_path && bench_report_json(&info, rows, num_rows, opt.json_path))
+            fprintf(stderr, "xchg-bench: cannot write %s\n", opt.json_path), exit_code = 1;
+    }
+    free(rows);
+    bench_algos_free(&algos);
+    MPI_Comm_free(&comm);
+    MPI_Finalize();
+    return exit_code;
+}
