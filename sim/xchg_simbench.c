@@ -62,7 +62,7 @@ static int block_bytes(dist_kind d, int64_t s, uint64_t seed, int i, int j)
 {
     double v = (double)s;
     if (d == DIST_NORMAL) {
-        double g = sqrt(-2.0 * log(unit(seed, i, j, 0))) * cos(2 * M_PI * unit(seed, i, j, 1));
+        double g = sqrt(-2.0 * log(unit(seed, i, j, 0))) * cos(2 * 3.14159265358979323846 * unit(seed, i, j, 1));
         v = s + g * s / 4.0;
     } else if (d == DIST_POWERLAW) {
         v = (s / 2.0) / sqrt(unit(seed, i, j, 0)); /* Pareto, alpha = 2 */
