@@ -53,8 +53,11 @@ static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
     while (live_contexts) {
         /* Deleting the attribute runs delete_context, which unlinks it. */
         xchg_context *ctx = live_contexts;
+        /* If MPI refuses (SimGrid SMPI already counts the process as finalized
+         * here), the attribute stays on the communicator and MPI may still run
+         * delete_context later: forget the context, never free it twice. */
         if (MPI_Comm_delete_attr(ctx->user_comm, context_keyval) != MPI_SUCCESS)
-            context_destroy(ctx);
+            unlink_live(ctx);
     }
     MPI_Comm_free_keyval(&context_keyval);
     MPI_Comm_free_keyval(&finalize_keyval);

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Generate SimGrid platform files and hostfiles for the xchg simulations.
+
+    sim/platforms.py KIND NODES Q OUTDIR     -> OUTDIR/KIND-NODESxQ.xml, .hosts
+    sim/platforms.py --list                  -> kinds and their parameters
+
+KIND is one of flat, fattree, dragonfly, torus. Every node is one SimGrid host
+with Q cores (one rank per core, hostfile line "host:Q"); messages between
+ranks of the same host take the host's loopback link (shared memory), others
+the network. The figures and their sources are in sim/README.md.
+"""
+import math
+import os
+import sys
+
+# Shared-memory path inside a node (loopback link of every host).
+INTRA = dict(lat="0.25us", bw="10GBps")
+# Core speed of the simulated hosts; sim/run sets smpi/host-speed to the same
+# value, so measured CPU bursts are replayed 1:1 (see README).
+SPEED = "1Gf"
+
+KINDS = {
+    # Flat cluster: every node has a 200 Gb/s NIC (private link, full duplex)
+    # into a non-blocking crossbar; 1 us per side gives ~2 us end to end.
+    "flat": dict(lat="1us", bw="25GBps", desc="crossbar, 200 Gb/s NIC, 2 us"),
+    # Two-level fat tree, full bisection (InfiniBand HDR class): 16 nodes per
+    # leaf switch, 16 spines; 4 links node-leaf-spine-leaf-node, 0.5 us each.
+    "fattree": dict(lat="0.5us", bw="25GBps", desc="2-level full fat tree, 200 Gb/s, 4 x 0.5 us"),
+    # Dragonfly (Polaris-like, HPE Slingshot): 2 nodes per router, 4 routers
+    # per chassis, 2 chassis per group (16 nodes per group), one global link
+    # between groups; 0.4 us per link (at most 5 links: ~2 us), 200 Gb/s.
+    "dragonfly": dict(lat="0.4us", bw="25GBps", desc="Slingshot-like dragonfly, 200 Gb/s, <=5 x 0.4 us"),
+    # Torus (Fugaku-like Tofu-D): 3-D torus of the nodes, 6.8 GB/s per link
+    # and direction, 0.35 us per link (one hop ~0.41 us with software overheads,
+    # Tofu-D: 0.49 us); injection limited to 6 TNIs x 6.8 GB/s.
+    "torus": dict(lat="0.35us", bw="6.8GBps", limiter="40.8GBps",
+                  desc="Tofu-D-like 3-D torus, 6.8 GB/s links, 40.8 GB/s injection, 0.35 us/link"),
+}
+
+
+def model(kind, nodes):
+    """What the lower bound in sim/run needs: fewest network links between two
+    nodes, their latency (s), node injection bandwidth (B/s), and for the torus
+    the bandwidth of one direction of its bisection (B/s, else None)."""
+    k = KINDS[kind]
+    lat = float(k["lat"][:-2]) * 1e-6
+    link_bw = float(k["bw"][:-4]) * 1e9
+    if kind == "torus":
+        dims = torus_dims(nodes)
+        wrap = 2 if dims[0] > 2 else 1
+        bisection = wrap * (nodes // dims[0]) * link_bw if dims[0] > 1 else None
+        return dict(min_links=1, link_lat=lat, injection=float(k["limiter"][:-4]) * 1e9,
+                    bisection=bisection)
+    return dict(min_links=2, link_lat=lat, injection=link_bw, bisection=None)
+
+
+def torus_dims(nodes):
+    """Three factors of `nodes`, as equal as possible (largest first)."""
+    best = None
+    for a in range(1, nodes + 1):
+        if nodes % a:
+            continue
+        for b in range(1, nodes // a + 1):
+            if (nodes // a) % b:
+                continue
+            c = nodes // a // b
+            dims = sorted((a, b, c), reverse=True)
+            if best is None or dims[0] - dims[2] < best[0] - best[2]:
+                best = dims
+    return best
+
+
+def cluster_xml(kind, nodes, q):
+    k = KINDS[kind]
+    common = (f'id="{kind}" prefix="node-" suffix="" radical="0-{nodes - 1}" '
+              f'speed="{SPEED}" core="{q}" bw="{k["bw"]}" lat="{k["lat"]}" '
+              f'loopback_bw="{INTRA["bw"]}" loopback_lat="{INTRA["lat"]}"')
+    if kind == "flat":
+        bb = f'{25 * nodes}GBps'
+        return f'<cluster {common} bb_bw="{bb}" bb_lat="0us" bb_sharing_policy="FATPIPE"/>'
+    if kind == "fattree":
+        leaf = 16 if nodes >= 16 else nodes
+        leaves = nodes // leaf
+        if leaves * leaf != nodes:
+            raise SystemExit(f"fattree: {nodes} nodes is not a multiple of {leaf}")
+        if leaves == 1:
+            params = f"1;{leaf};1;1"
+        else:
+            params = f"2;{leaf},{leaves};1,{leaf};1,1"
+        return f'<cluster {common} topology="FAT_TREE" topo_parameters="{params}"/>'
+    if kind == "dragonfly":
+        # Groups of 16 nodes (8 or 4 when the node count is smaller).
+        per_router, routers, chassis = 2, 4, 2
+        while chassis * routers * per_router > 4 and nodes % (chassis * routers * per_router):
+            if chassis > 1:
+                chassis //= 2
+            else:
+                routers //= 2
+        per_group = per_router * routers * chassis
+        groups = nodes // per_group
+        if groups * per_group != nodes:
+            raise SystemExit(f"dragonfly: {nodes} nodes is not a multiple of {per_group}")
+        params = f"{groups},1;{chassis},1;{routers},1;{per_router}"
+        return f'<cluster {common} topology="DRAGONFLY" topo_parameters="{params}"/>'
+    if kind == "torus":
+        dims = ",".join(str(d) for d in torus_dims(nodes))
+        return (f'<cluster {common} topology="TORUS" topo_parameters="{dims}" '
+                f'limiter_link="{k["limiter"]}"/>')
+    raise SystemExit(f"unknown platform kind {kind}; valid: {', '.join(KINDS)}")
+
+
+def write(kind, nodes, q, outdir):
+    os.makedirs(outdir, exist_ok=True)
+    base = os.path.join(outdir, f"{kind}-{nodes}x{q}")
+    with open(base + ".xml", "w") as f:
+        f.write('<?xml version="1.0"?>\n'
+                '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+                '<platform version="4.1">\n'
+                f'  <!-- generated by sim/platforms.py {kind} {nodes} {q}: '
+                f'{KINDS[kind]["desc"]} -->\n'
+                f'  {cluster_xml(kind, nodes, q)}\n'
+                '</platform>\n')
+    with open(base + ".hosts", "w") as f:
+        for n in range(nodes):
+            f.write(f"node-{n}:{q}\n")
+    return base
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == "--list":
+        for kind, k in KINDS.items():
+            print(f"{kind:10s} {k['desc']}")
+        print(f"{'intra-node':10s} loopback {INTRA['lat']}, {INTRA['bw']}; core speed {SPEED}")
+        return 0
+    if len(argv) != 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    print(write(argv[1], int(argv[2]), int(argv[3]), argv[4]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

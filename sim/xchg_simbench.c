@@ -1,0 +1,263 @@
+/*
+ * xchg-simbench: a small timing and checking driver for the simulation
+ * runner (sim/run) and the SMPI smoke test (sim/smoke). It also builds and
+ * runs with a real MPI.
+ *
+ *   xchg-simbench [--coll alltoall|alltoallv] [-s BYTES] [--dist uniform|normal|powerlaw]
+ *                 [-i ITERS] [-x WARMUP] [--no-verify] [--shared-buffers] [--header]
+ *                 ALGO...
+ *
+ * ALGO is an xchg selection string ("pairwise", "scattered:batch=8") or
+ * "mpi" for the MPI library's own MPI_Alltoall(v) (under SMPI: the built-in
+ * implementation chosen by --cfg=smpi/coll-selector or smpi/alltoallv).
+ *
+ * Block sizes (bytes from rank i to rank j, MPI_BYTE):
+ *   uniform   S
+ *   normal    max(0, round(N(S, (S/4)^2)))
+ *   powerlaw  Pareto(alpha=2, xm=S/2) (mean S), capped at 32*S
+ * drawn from a hash of (seed, i, j), so every rank knows the whole matrix.
+ *
+ * For each ALGO: WARMUP untimed calls, then ITERS timed calls; the time of a
+ * call is the maximum over ranks of MPI_Wtime() around it (after a barrier).
+ * Every received byte is checked after the first call (unless --no-verify).
+ * --shared-buffers (SMPI only) allocates the buffers with SMPI_SHARED_MALLOC
+ * (one physical copy for all ranks, no data copies: needed for P=1024 at
+ * large S), which implies --no-verify.
+ *
+ * Rank 0 prints one CSV row per ALGO:
+ *   coll,algo,P,nodes,Q,S,dist,iters,t_min,t_avg,t_max,
+ *   max_rank_send,max_rank_offnode_send,max_node_offnode_send,max_node_offnode_recv,
+ *   total_offnode,verified
+ * (bytes, without the rank's own block; total_offnode: all bytes that cross
+ * the network) for the lower bound in sim/run.
+ * Exits 1 if a check failed or an xchg call returned an error.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xchg.h"
+
+typedef enum { DIST_UNIFORM, DIST_NORMAL, DIST_POWERLAW } dist_kind;
+static const char *const dist_names[] = {"uniform", "normal", "powerlaw"};
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* Uniform in (0, 1) from (seed, i, j, stream). */
+static double unit(uint64_t seed, int i, int j, int stream)
+{
+    uint64_t h = mix(seed ^ mix(((uint64_t)i << 32) ^ (uint64_t)j ^ ((uint64_t)stream << 60)));
+    return ((double)(h >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static int block_bytes(dist_kind d, int64_t s, uint64_t seed, int i, int j)
+{
+    double v = (double)s;
+    if (d == DIST_NORMAL) {
+        double g = sqrt(-2.0 * log(unit(seed, i, j, 0))) * cos(2 * 3.14159265358979323846 * unit(seed, i, j, 1));
+        v = s + g * s / 4.0;
+    } else if (d == DIST_POWERLAW) {
+        v = (s / 2.0) / sqrt(unit(seed, i, j, 0)); /* Pareto, alpha = 2 */
+        if (v > 32.0 * s) v = 32.0 * s;
+    }
+    return v < 0 ? 0 : (int)llround(v);
+}
+
+static unsigned char pattern(int from, int to, int64_t k)
+{
+    return (unsigned char)(from * 131 + to * 31 + k * 7 + (k >> 8));
+}
+
+static void *alloc_buffer(size_t n, int shared)
+{
+#ifdef SMPI_SHARED_MALLOC
+    if (shared) return SMPI_SHARED_MALLOC(n ? n : 1);
+#else
+    (void)shared;
+#endif
+    return malloc(n ? n : 1);
+}
+
+static void free_buffer(void *p, int shared)
+{
+#ifdef SMPI_SHARED_FREE
+    if (shared) { SMPI_SHARED_FREE(p); return; }
+#else
+    (void)shared;
+#endif
+    free(p);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: xchg-simbench [--coll alltoall|alltoallv] [-s BYTES] "
+                    "[--dist uniform|normal|powerlaw] [-i ITERS] [-x WARMUP] [--seed N] "
+                    "[--no-verify] [--shared-buffers] [--header] ALGO...\n"
+                    "  ALGO: xchg selection string (e.g. scattered:batch=8) or mpi\n");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size, status = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+
+    const char *coll = "alltoallv";
+    int64_t s = 1024;
+    dist_kind dist = DIST_UNIFORM;
+    int iters = 2, warmup = 0, verify = 1, shared = 0, header = 0;
+    uint64_t seed = 1;
+    int first_algo = argc;
+    for (int a = 1; a < argc; a++) {
+        const char *o = argv[a];
+        int has_val = a + 1 < argc;
+        if (!strcmp(o, "--coll") && has_val) coll = argv[++a];
+        else if (!strcmp(o, "-s") && has_val) s = atoll(argv[++a]);
+        else if (!strcmp(o, "-i") && has_val) iters = atoi(argv[++a]);
+        else if (!strcmp(o, "-x") && has_val) warmup = atoi(argv[++a]);
+        else if (!strcmp(o, "--seed") && has_val) seed = strtoull(argv[++a], NULL, 10);
+        else if (!strcmp(o, "--no-verify")) verify = 0;
+        else if (!strcmp(o, "--shared-buffers")) shared = 1, verify = 0;
+        else if (!strcmp(o, "--header")) header = 1;
+        else if (!strcmp(o, "--dist") && has_val) {
+            const char *d = argv[++a];
+            int k = 0;
+            while (k < 3 && strcmp(d, dist_names[k])) k++;
+            if (k == 3) { if (!rank) usage(); MPI_Finalize(); return 2; }
+            dist = (dist_kind)k;
+        } else if (o[0] == '-') {
+            if (!rank) usage();
+            MPI_Finalize();
+            return 2;
+        } else {
+            first_algo = a;
+            break;
+        }
+    }
+    int is_alltoall = !strcmp(coll, "alltoall");
+    if ((!is_alltoall && strcmp(coll, "alltoallv")) || first_algo == argc || iters < 1 ||
+        (is_alltoall && dist != DIST_UNIFORM) || s < 0 || s > INT32_MAX / 64) {
+        if (!rank) usage();
+        MPI_Finalize();
+        return 2;
+    }
+
+    /* Counts and displacements (bytes) of this rank, both directions. */
+    int *scounts = malloc(size * sizeof(int)), *rcounts = malloc(size * sizeof(int));
+    int *sdispls = malloc(size * sizeof(int)), *rdispls = malloc(size * sizeof(int));
+    int64_t stotal = 0, rtotal = 0;
+    for (int p = 0; p < size; p++) {
+        scounts[p] = block_bytes(dist, s, seed, rank, p);
+        rcounts[p] = block_bytes(dist, s, seed, p, rank);
+        sdispls[p] = (int)stotal;
+        rdispls[p] = (int)rtotal;
+        stotal += scounts[p];
+        rtotal += rcounts[p];
+    }
+    if (stotal > INT32_MAX || rtotal > INT32_MAX) {
+        if (!rank) fprintf(stderr, "xchg-simbench: buffers over 2 GiB\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    unsigned char *sbuf = alloc_buffer(stotal, shared), *rbuf = alloc_buffer(rtotal, shared);
+    if (verify)
+        for (int p = 0; p < size; p++)
+            for (int64_t k = 0; k < scounts[p]; k++) sbuf[sdispls[p] + k] = pattern(rank, p, k);
+
+    /* Node layout (MPI_COMM_TYPE_SHARED) and bytes that leave ranks and nodes. */
+    MPI_Comm node;
+    int node_rank, q, nodes, is_leader;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_size(node, &q);
+    is_leader = node_rank == 0;
+    MPI_Allreduce(&is_leader, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int leader = rank;
+    MPI_Bcast(&leader, 1, MPI_INT, 0, node);
+    int *leader_of = malloc(size * sizeof(int));
+    MPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, MPI_COMM_WORLD);
+    int64_t mine[3] = {0, 0, 0}, node_sums[2], maxes[4];
+    for (int p = 0; p < size; p++) {
+        if (p != rank) mine[0] += scounts[p];
+        if (leader_of[p] != leader) mine[1] += scounts[p], mine[2] += rcounts[p];
+    }
+    MPI_Allreduce(mine + 1, node_sums, 2, MPI_INT64_T, MPI_SUM, node);
+    int64_t local4[4] = {mine[0], mine[1], node_sums[0], node_sums[1]};
+    MPI_Allreduce(local4, maxes, 4, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    int64_t total_offnode = 0;
+    MPI_Allreduce(mine + 1, &total_offnode, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+
+    if (rank == 0 && header)
+        printf("coll,algo,P,nodes,Q,S,dist,iters,t_min,t_avg,t_max,max_rank_send,"
+               "max_rank_offnode_send,max_node_offnode_send,max_node_offnode_recv,total_offnode,verified\n");
+
+    for (int a = first_algo; a < argc; a++) {
+        const char *algo = argv[a];
+        int use_mpi = !strcmp(algo, "mpi"), rc = MPI_SUCCESS, bad = 0;
+        if (!use_mpi) {
+            rc = XCHG_Comm_set_algorithm(MPI_COMM_WORLD, coll, algo);
+            if (rc != MPI_SUCCESS) {
+                if (!rank) fprintf(stderr, "xchg-simbench: %s: %s\n", algo, XCHG_Last_error());
+                status = 1;
+                continue;
+            }
+        }
+        double tmin = 1e300, tsum = 0, tmax = 0;
+        for (int it = 0; it < warmup + iters; it++) {
+            if (verify && it == 0) memset(rbuf, 0xA5, rtotal);
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            if (is_alltoall)
+                rc = use_mpi ? MPI_Alltoall(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, MPI_COMM_WORLD)
+                             : XCHG_Alltoall(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, MPI_COMM_WORLD);
+            else
+                rc = use_mpi ? MPI_Alltoallv(sbuf, scounts, sdispls, MPI_BYTE, rbuf, rcounts,
+                                             rdispls, MPI_BYTE, MPI_COMM_WORLD)
+                             : XCHG_Alltoallv(sbuf, scounts, sdispls, MPI_BYTE, rbuf, rcounts,
+                                              rdispls, MPI_BYTE, MPI_COMM_WORLD);
+            double t = MPI_Wtime() - t0, tall;
+            if (rc != MPI_SUCCESS) bad = 1;
+            if (verify && it == 0)
+                for (int p = 0; p < size && !bad; p++)
+                    for (int64_t k = 0; k < rcounts[p]; k++)
+                        if (rbuf[rdispls[p] + k] != pattern(p, rank, k)) {
+                            fprintf(stderr, "xchg-simbench: %s: rank %d: byte %lld from rank %d wrong\n",
+                                    algo, rank, (long long)k, p);
+                            bad = 1;
+                            break;
+                        }
+            MPI_Allreduce(&t, &tall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            if (it >= warmup) {
+                tmin = tall < tmin ? tall : tmin;
+                tmax = tall > tmax ? tall : tmax;
+                tsum += tall;
+            }
+        }
+        int anybad = 0;
+        MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (anybad) status = 1;
+        if (rank == 0) {
+            printf("%s,%s,%d,%d,%d,%lld,%s,%d,%.9g,%.9g,%.9g,%lld,%lld,%lld,%lld,%lld,%s\n", coll,
+                   algo, size, nodes, q, (long long)s, dist_names[dist], iters, tmin, tsum / iters,
+                   tmax, (long long)maxes[0], (long long)maxes[1], (long long)maxes[2],
+                   (long long)maxes[3], (long long)total_offnode, anybad ? "FAIL" : verify ? "ok" : "skipped");
+            fflush(stdout);
+        }
+    }
+    free(leader_of);
+    MPI_Comm_free(&node);
+    free_buffer(sbuf, shared);
+    free_buffer(rbuf, shared);
+    free(scounts); free(rcounts); free(sdispls); free(rdispls);
+    MPI_Finalize();
+    return status;
+}
