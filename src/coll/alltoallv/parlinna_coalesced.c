@@ -106,10 +106,5 @@ const xchg_algorithm xchg_algo_alltoallv_parlinna_coalesced = {
     .name = "parlinna_coalesced",
     .summary = "ParLogNa within nodes, then one message per node pair member (ParLinNa)",
     .run = coalesced,
-    .num_params = 2,
-    .params = {{.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,
-                .max = XCHG_RANGE_P,
-                .help = "intra-node ParLogNa radix (clamped to the node size)"},
-               {.name = "batch", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
-                .max = XCHG_RANGE_MAXINT, .help = "inter-node steps in flight"}},
+    XCHG_PARLINNA_PARAMS,
 };

@@ -47,4 +47,14 @@ void xchg_parlinna_staged_free(xchg_context *ctx, parlinna_staged *st);
 /* Most destinations this rank serves on any one other node. */
 int xchg_parlinna_max_served_per_node(const xchg_context *ctx);
 
+/* The parameters both variants take (radix of the intra-node ParLogNa, batch
+ * of the inter-node scattered exchange). */
+#define XCHG_PARLINNA_PARAMS                                                         \
+    .num_params = 2,                                                                 \
+    .params = {{.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,         \
+                .max = XCHG_RANGE_P,                                                 \
+                .help = "intra-node ParLogNa radix (clamped to the node size)"},     \
+               {.name = "batch", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,         \
+                .max = XCHG_RANGE_MAXINT, .help = "inter-node steps in flight"}}
+
 #endif

@@ -84,10 +84,5 @@ const xchg_algorithm xchg_algo_alltoallv_parlinna_staggered = {
     .name = "parlinna_staggered",
     .summary = "ParLogNa within nodes, then one block per message between nodes (ParLinNa)",
     .run = staggered,
-    .num_params = 2,
-    .params = {{.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,
-                .max = XCHG_RANGE_P,
-                .help = "intra-node ParLogNa radix (clamped to the node size)"},
-               {.name = "batch", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
-                .max = XCHG_RANGE_MAXINT, .help = "inter-node steps in flight"}},
+    XCHG_PARLINNA_PARAMS,
 };
