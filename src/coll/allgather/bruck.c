@@ -7,6 +7,8 @@
  * into place. Works for any P.
  * Cost: ceil(log2 P) * alpha + (P-1) * beta * m, plus packing.
  */
+#include <limits.h>
+
 #include "../../core/context.h"
 #include "../../core/error.h"
 #include "../../core/exchange.h"
@@ -18,6 +20,8 @@ static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_choice *choic
     const size_t m = (size_t)a->uniform_bytes;
     int rc = MPI_SUCCESS;
     if (m == 0) return MPI_SUCCESS;
+    if ((size_t)P * m > INT_MAX) /* one round's message is counted in an int */
+        return xchg_error(MPI_ERR_COUNT, "bruck: %zu bytes do not fit one message", (size_t)P * m);
     char *slots = xchg_scratch_alloc(ctx, (size_t)P * m);
     if (!slots) return xchg_error(MPI_ERR_NO_MEM, "out of memory (bruck, %zu bytes)", (size_t)P * m);
     XCHG_CHECK(xchg_pack_block(&a->send, me, slots));

@@ -11,6 +11,7 @@
  * fewer rounds than any linear algorithm, more bytes; good for small m.
  * Scratch: P*m for the slots, and P/2*m twice for one round's send and receive.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "../../core/context.h"
@@ -32,6 +33,10 @@ static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_choice *choic
         goto fail;
     }
     if (m == 0) goto fail; /* nothing to move; rc is MPI_SUCCESS */
+    if (half > INT_MAX) { /* one round's message is counted in an int */
+        rc = xchg_error(MPI_ERR_COUNT, "bruck: a round would carry %zu bytes", half);
+        goto fail;
+    }
     for (int i = 0; i < P; i++) XCHG_CHECK(xchg_pack_block(&a->send, (me + i) % P, slots + i * m));
 
     for (int k = 1; k < P; k <<= 1) {
