@@ -89,9 +89,11 @@ int xchg_hier_hw_domains(xchg_context *ctx, int which, int *domain_of);
 int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice,
                   const xchg_hier_spec *spec);
 
-/* Parameter descriptors shared by the family. */
+/* Parameter descriptors shared by the family. The default inner exchange is
+ * scattered: the inners that keep several messages in flight measured fastest
+ * (docs/results/nodeaware), pairwise the slowest. */
 #define XCHG_HIER_PARAM_INNER(c)                                                     \
-    {.name = "inner", .kind = XCHG_PARAM_ALGO, .def_name = "pairwise", .algo_coll = c, \
+    {.name = "inner", .kind = XCHG_PARAM_ALGO, .def_name = "scattered", .algo_coll = c, \
      .help = "flat algorithm used for every internal exchange"}
 #define XCHG_HIER_PARAM_LEADERS                                                      \
     {.name = "leaders", .kind = XCHG_PARAM_INT, .def = 2, .min = 1, .max = XCHG_RANGE_P, \
