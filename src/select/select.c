@@ -5,7 +5,7 @@
  * alltoallv the local counts differ between ranks and are not used.
  *
  * The built-in rule is deliberately simple (automatic selection is a later
- * step); its thresholds come from measurements in docs/results/.
+ * step).
  */
 #include "select.h"
 
@@ -18,17 +18,24 @@
 static const char *const env_names[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
                                                      "XCHG_ALLGATHER"};
 
+/* The built-in rule. Measured basis (docs/results/foundation-*-8ranks.md,
+ * docs/results/sim/): alltoallv: scattered is within a few percent of the best
+ * flat algorithm on shared memory and the best at 64-256 simulated ranks;
+ * alltoall: Bruck's log2 P rounds win only for tiny blocks; allgather:
+ * recursive doubling moves (P-1) blocks in log2 P rounds when P is a power of
+ * two; otherwise its fold costs two extra full-buffer steps and the ring wins
+ * once the gathered buffer is large. */
 static const char *default_rule(const xchg_context *ctx, xchg_coll coll, int64_t bytes)
 {
+    int power_of_two = (ctx->size & (ctx->size - 1)) == 0;
     switch (coll) {
     case XCHG_ALLTOALLV:
         return "scattered";
     case XCHG_ALLTOALL:
-        /* Bruck's log P rounds pay off while blocks are small. */
-        return (ctx->size >= 8 && bytes >= 0 && bytes <= 256) ? "bruck" : "scattered";
+        return (ctx->size >= 8 && bytes >= 0 && bytes <= 64) ? "bruck" : "scattered";
     case XCHG_ALLGATHER:
-        /* Few rounds for small totals, bandwidth-optimal ring for large. */
-        return (bytes >= 0 && bytes * ctx->size <= 64 * 1024) ? "recursive_doubling" : "ring";
+        return (power_of_two || (bytes >= 0 && bytes * ctx->size <= 64 * 1024))
+                   ? "recursive_doubling" : "ring";
     default:
         return NULL;
     }
