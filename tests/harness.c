@@ -513,6 +513,43 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
+/*
+ * The inventory: every algorithm the project ships must be registered, and
+ * nothing else may be (a new algorithm is added here as well, so dropping one
+ * from the registry by accident fails). The sweep then exercises each through
+ * the registry, and with them the shared engines they are built on:
+ * hier_common.c and hier_regions.c (hierarchical, multileader, node_aware,
+ * locality_aware, multileader_node_aware) and parlinna_common.c (both ParLinNa
+ * variants).
+ */
+static const char *const expected_algorithms[XCHG_NUM_COLL][24] = {
+    [XCHG_ALLTOALL] = {"pairwise", "nonblocking", "scattered", "linear", "multipair_blocking",
+                       "waitany", "testany", "bruck", "hierarchical", "multileader",
+                       "node_aware", "locality_aware", "multileader_node_aware", NULL},
+    [XCHG_ALLTOALLV] = {"pairwise", "nonblocking", "scattered", "linear", "multipair_blocking",
+                        "waitany", "testany", "parlogna", "parlinna_coalesced",
+                        "parlinna_staggered", "hierarchical", "multileader", "node_aware",
+                        "locality_aware", "multileader_node_aware", NULL},
+    [XCHG_ALLGATHER] = {"ring", "recursive_doubling", "bruck", NULL},
+};
+
+static void check_inventory(tally *t)
+{
+    for (int c = 0; c < XCHG_NUM_COLL; c++) {
+        int expected = 0;
+        for (const char *const *name = expected_algorithms[c]; *name; name++, expected++) {
+            snprintf(current_case, sizeof current_case, "inventory: %s %s", coll_names[c], *name);
+            int ok = xchg_registry_find((xchg_coll)c, *name) != NULL;
+            if (!ok) fail_msg("%s is not registered", *name);
+            record_case(MPI_COMM_WORLD, ok, t);
+        }
+        snprintf(current_case, sizeof current_case, "inventory: %s count", coll_names[c]);
+        int ok = xchg_registry_count((xchg_coll)c) == expected;
+        if (!ok) fail_msg("%d registered, %d expected", xchg_registry_count((xchg_coll)c), expected);
+        record_case(MPI_COMM_WORLD, ok, t);
+    }
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -535,6 +572,7 @@ int main(int argc, char **argv)
     types_create(&types, &num_types);
     signal(SIGALRM, watchdog);
     double t0 = MPI_Wtime();
+    check_inventory(&t);
 
     for (int i = 0; i < o.num_sizes; i++) {
         int size = o.sizes[i];
