@@ -203,7 +203,9 @@ int xchg_choice_parse(xchg_coll coll, const char *text, int comm_size, xchg_choi
     xchg_choice choice = {.algo = algo};
     for (int i = 0; i < algo->num_params; i++) default_value(&algo->params[i], &choice.value[i]);
 
-    for (char *item = colon ? strtok(colon + 1, ",") : NULL; item; item = strtok(NULL, ",")) {
+    char *rest = NULL; /* strtok_r: callers may be in a strtok loop of their own */
+    for (char *item = colon ? strtok_r(colon + 1, ",", &rest) : NULL; item;
+         item = strtok_r(NULL, ",", &rest)) {
         char *eq = strchr(item, '=');
         if (!eq) return xchg_error(MPI_ERR_ARG, "%s: '%s' is not param=value", algo->name, item);
         *eq = '\0';
