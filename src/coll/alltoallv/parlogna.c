@@ -50,12 +50,18 @@
  *     size the receiver's recvcounts say. Rounds of the highest digit forward
  *     nothing and skip the metadata message (r >= P-1: no metadata at all).
  *
- * Cost: K rounds of at most 2 messages (metadata, then data: at most r^(w-1)
- * blocks) ~ 2K*alpha + D*beta*m, D = sum over i of the number of non-zero
- * digits of i (a block travels once per non-zero digit). r = 2: log2 P
- * rounds, ~P/2 log2 P blocks; r >= P-1: P-1 rounds, each block sent once.
- * Every round waits for its messages (store and forward), so unlike the
- * scattered exchange a late rank delays all later rounds.
+ * Cost: K rounds; D = sum over i of the number of non-zero digits of i block
+ * transfers (a block travels once per non-zero digit): r = 2 gives log2 P
+ * rounds and ~P/2 log2 P transfers, r >= P-1 gives P-1 rounds with each block
+ * sent once. KNOWN GAP: each round sends one metadata message and then ONE
+ * MESSAGE PER BLOCK (so that blocks move with the user's datatypes or as
+ * MPI_PACKED without a staging copy), so the latency term is ~D*alpha, not the
+ * paper's 2K*alpha with one aggregated data message per round. Aggregating a
+ * round's blocks (a derived datatype over the send buffer and T per wave, or a
+ * packed staging buffer) is the next step; until then ParLogNa cannot show
+ * its small-message advantage. Every round waits for its messages (store and
+ * forward), so unlike the scattered exchange a late rank delays all later
+ * rounds.
  *
  * Scratch (what XCHG_Comm_get_scratch_peak reports), exactly:
  *   T:        B * S_max bytes (B = P - K - 1; nothing when B * S_max == 0)
