@@ -18,9 +18,20 @@
  * The sent segments are not touched until the batch that sends them has
  * completed (the paper's code reuses one staging buffer per batch).
  */
+#include <limits.h>
+
 #include "../../core/error.h"
 #include "parlinna_common.h"
 #include "parlogna.h"
+
+/* One coalesced message carries a node's worth of blocks; MPI counts it in
+ * an int. */
+static int check_message_bytes(int64_t nbytes)
+{
+    if (nbytes <= INT_MAX) return MPI_SUCCESS;
+    return xchg_error(MPI_ERR_COUNT, "parlinna_coalesced: one message of %lld bytes exceeds "
+                      "INT_MAX", (long long)nbytes);
+}
 
 static int coalesced(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
 {
@@ -66,6 +77,7 @@ static int coalesced(xchg_context *ctx, const xchg_args *a, const xchg_choice *c
             int m = (n - s + N) % N;
             int64_t nbytes = from_offset[m + 1] - from_offset[m];
             if (nbytes == 0) continue;
+            XCHG_CHECK(check_message_bytes(nbytes));
             int server = xchg_rank_on_node(tp, m, parlinna_server_local(l, tp->node_size[m]));
             XCHG_CHECK(MPI_Irecv(incoming + from_offset[m], (int)nbytes, MPI_PACKED, server, 0,
                                  a->comm, &reqs[nreq++]));
@@ -75,9 +87,10 @@ static int coalesced(xchg_context *ctx, const xchg_args *a, const xchg_choice *c
             for (int j = l; j < tp->node_size[m]; j += Q) {
                 int dest = xchg_rank_on_node(tp, m, j), d = st.served_index[dest];
                 int64_t off = st.block_offset[d * Q], nbytes = st.block_offset[(d + 1) * Q] - off;
-                if (nbytes > 0)
-                    XCHG_CHECK(MPI_Isend(st.buf + off, (int)nbytes, MPI_PACKED, dest, 0,
-                                         a->comm, &reqs[nreq++]));
+                if (nbytes == 0) continue;
+                XCHG_CHECK(check_message_bytes(nbytes));
+                XCHG_CHECK(MPI_Isend(st.buf + off, (int)nbytes, MPI_PACKED, dest, 0,
+                                     a->comm, &reqs[nreq++]));
             }
         }
         XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
