@@ -38,7 +38,7 @@ static int coalesced(xchg_context *ctx, const xchg_args *a, const xchg_choice *c
     const xchg_topology *tp = &ctx->topo;
     const int64_t radix = xchg_choice_param(choice, "radix");
     const int N = tp->num_nodes;
-    if (N == 1) return xchg_parlogna_exchange(ctx, a, radix);
+    if (N == 1) return xchg_parlogna_exchange(ctx, a, radix, XCHG_PARLOGNA_BOUNCE_WAVE);
     int rc = MPI_SUCCESS, nreq = 0;
     int64_t batch = xchg_choice_param(choice, "batch");
     if (batch > N - 1) batch = N - 1;

@@ -211,7 +211,7 @@ int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, int64_t radix,
         goto fail;
     }
     XCHG_CHECK(pack_super_blocks(a, tp, n, A, send_offsets));
-    XCHG_CHECK(xchg_parlogna_exchange(ctx, &na, radix));
+    XCHG_CHECK(xchg_parlogna_exchange(ctx, &na, radix, XCHG_PARLOGNA_BOUNCE_WAVE));
     xchg_scratch_free(ctx, A, (size_t)send_total);
     A = NULL;
     XCHG_CHECK(unpack_super_blocks(ctx, a, C, recv_offsets, st));

@@ -26,7 +26,7 @@ static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_choice *c
     const xchg_topology *tp = &ctx->topo;
     const int64_t radix = xchg_choice_param(choice, "radix");
     const int N = tp->num_nodes;
-    if (N == 1) return xchg_parlogna_exchange(ctx, a, radix);
+    if (N == 1) return xchg_parlogna_exchange(ctx, a, radix, XCHG_PARLOGNA_BOUNCE_WAVE);
     int rc = MPI_SUCCESS, nreq = 0, qmax = 0;
     for (int m = 0; m < N; m++)
         if (tp->node_size[m] > qmax) qmax = tp->node_size[m];

@@ -33,55 +33,78 @@
  *   - Slot of a non-direct index, closed form (the paper's Section 3.3):
  *     t(i) = i - 1 - dx*(r-1) - dz, where r^dx is the largest power <= i and
  *     dz = i / r^dx: i minus the direct indices below it, minus one.
- *   - Type matching: a block leaves the send buffer with the user's send type
- *     and leaves T as MPI_PACKED; it enters the receive buffer with the user's
- *     receive type and T as MPI_PACKED (MPI allows MPI_PACKED to match any
- *     signature), so forwarded data is never packed or unpacked by hand.
+ *   - Messages: each round sends ONE data message to rank + z*r^x (and
+ *     receives one from rank - z*r^x) carrying all its blocks, described as
+ *     a bundle (src/core/bundle.h): with contiguous user datatypes, an
+ *     hindexed MPI_BYTE datatype over the blocks where they lie (send
+ *     buffer, T, receive buffer; zero copy); otherwise the blocks are packed
+ *     into a staging buffer and move as MPI_PACKED. Forwarded data thus
+ *     arrives straight in its final place or its slot of T.
  *   - In-flight safety: an index with non-zero digits both below and above x
- *     is sent from T[t(i)] and received into T[t(i)] in the same round. Those
- *     "bounced" indices are received in a second wave into a free slot (after
- *     the first wave's sends from T have completed), then moved into t(i).
- *     A free slot always exists: for a bounced i, i mod r^(x+1) is a
- *     non-direct index that leaves T for its destination in the first wave.
- *     Every rank sees the same indices, so the waves match across ranks.
- *     Up to P = 128 a round needs at most 4 waves, usually 1.
+ *     is sent from T[t(i)] and received into T[t(i)] in the same round.
+ *     T has no room to receive all of them elsewhere while the round's sends
+ *     are in flight (P = 8, r = 2, round x = 1 already needs 5 slots of 4),
+ *     so the paper's B-slot T and its one data message per round cannot
+ *     both hold. The parameter `bounce` chooses:
+ *       wave (default): T stays B slots. The round's other blocks go in a
+ *         first message; the "bounced" ones follow in further messages
+ *         ("waves"), each received into slots that are free once the
+ *         previous wave's sends from T have completed, then moved into
+ *         t(i). A free slot always exists: for a bounced i, i mod r^(x+1) is
+ *         a non-direct index that leaves T for its destination in the first
+ *         wave. Every rank sees the same indices, so the waves match across
+ *         ranks.
+ *       copy: the bounced blocks are copied out of T first, so every round is
+ *         one message, at the price of a copy buffer of the bounced bytes.
+ *     The authors' code (general-alltoallv, tuna2_algorithm) instead copies
+ *     every round through two staging buffers of P * S_max bytes each.
  *   - Metadata: only the sizes of the blocks received into T (forwarded
  *     again later) travel; a block that ends in the receive buffer has the
  *     size the receiver's recvcounts say. Rounds of the highest digit forward
  *     nothing and skip the metadata message (r >= P-1: no metadata at all).
+ *     A receiver checks that each message has the bytes it expects
+ *     (MPI_ERR_TRUNCATE when send and receive counts disagree).
  *
- * Cost: K rounds; D = sum over i of the number of non-zero digits of i block
- * transfers (a block travels once per non-zero digit): r = 2 gives log2 P
- * rounds and ~P/2 log2 P transfers, r >= P-1 gives P-1 rounds with each block
- * sent once. KNOWN GAP: each round sends one metadata message and then ONE
- * MESSAGE PER BLOCK (so that blocks move with the user's datatypes or as
- * MPI_PACKED without a staging copy), so the latency term is ~D*alpha, not the
- * paper's 2K*alpha with one aggregated data message per round. Aggregating a
- * round's blocks (a derived datatype over the send buffer and T per wave, or a
- * packed staging buffer) is the next step; until then ParLogNa cannot show
- * its small-message advantage. Every round waits for its messages (store and
+ * Cost: K rounds of one metadata message (fewer: none in the highest digit's
+ * rounds) and one data message, plus the bounce waves with bounce=wave; D =
+ * sum over i of the number of non-zero digits of i block transfers (a block
+ * travels once per non-zero digit): r = 2 gives log2 P rounds and
+ * ~P/2 log2 P transfers, r >= P-1 gives P-1 rounds with each block sent once.
+ * Data messages per call (bounce=wave, from the schedule; copy: exactly K):
+ *   P = 16:   r=2: 7 (K=4), r=4: 6 (K=6)
+ *   P = 64:   r=2: 14 (K=6), r=4: 12 (K=9), r=8: 14 (K=14)
+ *   P = 256:  r=2: 26 (K=8), r=4: 24 (K=12), r=16: 30 (K=30)
+ *   P = 1024: r=2: 46 (K=10), r=4: 39 (K=15), r=32: 62 (K=62)
+ * so with bounce=wave the latency term is ~(K + waves + metadata)*alpha and
+ * with copy ~2K*alpha. Every round waits for its messages (store and
  * forward), so unlike the scattered exchange a late rank delays all later
  * rounds.
  *
- * Scratch (what XCHG_Comm_get_scratch_peak reports), exactly:
+ * Scratch (what XCHG_Comm_get_scratch_peak reports), exactly, for bounce=wave
+ * and contiguous datatypes:
  *   T:        B * S_max bytes (B = P - K - 1; nothing when B * S_max == 0)
  *   metadata: P * 8           held bytes per slot index (int64, -1 = empty)
- *           + M * (2*8 + 3*4 + 2*sizeof(MPI_Request))
- *             metadata out/in (int64), round's indices, bounced indices,
- *             spare slots (int), one receive and one send request per block,
+ *           + M * (2*8 + 2*24 + 8 + 4*4)
+ *             metadata out/in (int64), the wave's blocks as sent and as
+ *             received (pointer, int64 size, int peer), bundle displacements
+ *             (MPI_Aint) and lengths, round's indices, bounced positions and
+ *             spare slots (int),
  *   where M = the number of blocks of the largest round
  *           = max over rounds (x, z) of #{1 <= i < P : digit_x(i) == z}.
- * P = 1 exchanges nothing and allocates nothing. Tags 1 + (position in the
- * round) must be valid: P <= MPI_TAG_UB (at least 32767).
+ * bounce=copy adds the bounced bytes of the round that has most (at most
+ * M * S_max); a non-contiguous datatype adds a staging buffer of the
+ * message's size on that side. P = 1 exchanges nothing and allocates nothing.
+ * Limit: a block (and a staged message) of at most INT_MAX bytes.
  */
 #include "parlogna.h"
 
 #include <limits.h>
 #include <string.h>
 
+#include "../../core/bundle.h"
 #include "../../core/error.h"
 
-enum { TAG_META = 0, TAG_BLOCK = 1 };
+enum { TAG_META = 0, TAG_DATA = 1 };
 
 typedef struct digits_plan {
     int P, r;
@@ -126,45 +149,162 @@ static void plan_digits(int P, int r, digits_plan *plan)
 
 /* Everything one call holds besides T (one allocation). */
 typedef struct round_state {
-    int64_t *held;      /* [P] bytes in T for slot index i, -1 when empty */
-    int64_t *meta_out;  /* [M] */
-    int64_t *meta_in;   /* [M] */
-    int *index;         /* [M] the round's indices */
-    int *bounced;       /* [M] positions (into index) of bounced indices */
-    int *spare;         /* [M] free slot indices used by the bounce waves */
-    MPI_Request *reqs;  /* [2M] receives at 0.., sends at M.. */
+    int64_t *held;                   /* [P] bytes in T for slot index i, -1 when empty */
+    int64_t *meta_out;               /* [M] */
+    int64_t *meta_in;                /* [M] */
+    xchg_bundle_block *send_blocks;  /* [M] one wave's blocks, as sent */
+    xchg_bundle_block *recv_blocks;  /* [M] and as received */
+    MPI_Aint *displs;                /* [M] bundle workspace */
+    int *lens;                       /* [M] bundle workspace */
+    int *index;                      /* [M] the round's indices */
+    int *bounced;                    /* [M] positions (into index) of bounced indices */
+    int *spare;                      /* [M] free slot indices used by the bounce waves */
 } round_state;
 
 static size_t state_bytes(int P, int M)
 {
     return (size_t)P * sizeof(int64_t) +
-           (size_t)M * (2 * sizeof(int64_t) + 3 * sizeof(int) + 2 * sizeof(MPI_Request));
+           (size_t)M * (2 * sizeof(int64_t) + 2 * sizeof(xchg_bundle_block) +
+                        sizeof(MPI_Aint) + 4 * sizeof(int));
 }
 
 static void state_carve(round_state *s, char *mem, int P, int M)
 {
-    s->reqs = (MPI_Request *)mem; /* most aligned first */
-    s->held = (int64_t *)(s->reqs + 2 * M);
+    s->send_blocks = (xchg_bundle_block *)mem; /* most aligned first */
+    s->recv_blocks = s->send_blocks + M;
+    s->displs = (MPI_Aint *)(s->recv_blocks + M);
+    s->held = (int64_t *)(s->displs + M);
     s->meta_out = s->held + P;
     s->meta_in = s->meta_out + M;
-    s->index = (int *)(s->meta_in + M);
+    s->lens = (int *)(s->meta_in + M);
+    s->index = s->lens + M;
     s->bounced = s->index + M;
     s->spare = s->bounced + M;
 }
 
-/* One round (x, z): distance pw*z. */
-static int run_round(const xchg_args *a, const digits_plan *plan, round_state *s, char *T,
-                     int64_t smax, int64_t pw, int z)
-{
-    const int P = a->size, me = a->rank, r = plan->r, M = plan->max_round;
-    const int64_t dist = pw * z;
-    const int to = (int)((me + dist) % P), from = (int)((me - dist % P + P) % P);
-    int rc = MPI_SUCCESS, n = 0, nrecv = 0, nsend = 0, nbounce = 0;
+/* One round (x, z): what every step of it needs. */
+typedef struct round_env {
+    xchg_context *ctx;
+    const xchg_args *a;
+    round_state *s;
+    char *T;
+    int64_t smax, pw; /* slot size; r^x */
+    int r, to, from;  /* radix; this round's peers */
+    int bounce_copy;  /* bounce=copy: bounced blocks leave T through a copy */
+} round_env;
 
+/* Where the block at position k of the round is read from: the send buffer
+ * at its lowest non-zero digit, T afterwards. */
+static xchg_bundle_block send_block(const round_env *e, int k)
+{
+    const xchg_args *a = e->a;
+    const int64_t i = e->s->index[k];
+    xchg_bundle_block b = {.bytes = e->s->meta_out[k], .peer = -1};
+    if (i % e->pw == 0) {
+        b.peer = (int)((a->rank + i) % a->size);
+        b.ptr = xchg_side_block_ptr(&a->send, b.peer);
+    } else {
+        b.ptr = e->T + slot_of(i, e->r) * e->smax;
+    }
+    return b;
+}
+
+/* Where it is received: its place in the receive buffer at its highest
+ * non-zero digit, else the T slot of index `slot_index`. */
+static xchg_bundle_block recv_block(const round_env *e, int k, int64_t slot_index)
+{
+    const xchg_args *a = e->a;
+    const int64_t i = e->s->index[k];
+    xchg_bundle_block b = {.bytes = e->s->meta_in[k], .peer = -1};
+    if (i / (e->pw * e->r) == 0) {
+        b.peer = (int)((a->rank - i % a->size + a->size) % a->size);
+        b.ptr = xchg_side_block_ptr(&a->recv, b.peer);
+    } else {
+        b.ptr = e->T + slot_of(slot_index, e->r) * e->smax;
+    }
+    return b;
+}
+
+/* bounce=copy: the wave's blocks that are sent from T and received into
+ * their own slot of T are copied out first (into *copy, their total size),
+ * and sent from there. */
+static int copy_out_bounced(const round_env *e, int n, char **copy, size_t *copy_bytes)
+{
+    xchg_bundle_block *out = e->s->send_blocks;
+    const xchg_bundle_block *in = e->s->recv_blocks;
+    size_t total = 0;
+    for (int q = 0; q < n; q++)
+        if (out[q].peer < 0 && in[q].peer < 0) total += (size_t)out[q].bytes;
+    if (total == 0) return MPI_SUCCESS;
+    *copy = xchg_scratch_alloc(e->ctx, total);
+    if (!*copy) return xchg_error(MPI_ERR_NO_MEM, "parlogna: out of memory (%zu bytes)", total);
+    *copy_bytes = total;
+    char *pos = *copy;
+    for (int q = 0; q < n; q++)
+        if (out[q].peer < 0 && in[q].peer < 0) {
+            memcpy(pos, out[q].ptr, (size_t)out[q].bytes);
+            out[q].ptr = pos;
+            pos += out[q].bytes;
+        }
+    return MPI_SUCCESS;
+}
+
+/* One wave: the blocks at positions ks[0..n) of the round as ONE message to
+ * e->to and one from e->from. spare[q] >= 0 receives block q into the T slot
+ * of index spare[q] instead of its own (bounce waves); spare may be NULL. */
+static int exchange_wave(const round_env *e, const int *ks, int n, const int *spare)
+{
+    round_state *s = e->s;
+    const xchg_args *a = e->a;
+    int rc = MPI_SUCCESS;
+    xchg_bundle out, in;
+    MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Status statuses[2];
+    char *copy = NULL;
+    size_t copy_bytes = 0;
+
+    for (int q = 0; q < n; q++) {
+        s->send_blocks[q] = send_block(e, ks[q]);
+        s->recv_blocks[q] = recv_block(e, ks[q], spare ? spare[q] : s->index[ks[q]]);
+    }
+    rc = xchg_bundle_init(e->ctx, &in, &a->recv, s->recv_blocks, n, s->lens, s->displs, 0);
+    if (rc == MPI_SUCCESS && e->bounce_copy) rc = copy_out_bounced(e, n, &copy, &copy_bytes);
+    if (rc != MPI_SUCCESS) {
+        xchg_bundle_finish(e->ctx, &in, NULL);
+        return rc;
+    }
+    XCHG_CHECK(xchg_bundle_init(e->ctx, &out, &a->send, s->send_blocks, n, s->lens, s->displs, 1));
+    XCHG_CHECK(xchg_bundle_irecv(&in, e->from, TAG_DATA, a->comm, &reqs[0]));
+    XCHG_CHECK(xchg_bundle_isend(&out, e->to, TAG_DATA, a->comm, &reqs[1]));
+    XCHG_CHECK(MPI_Waitall(2, reqs, statuses));
+    rc = xchg_bundle_finish(e->ctx, &in, &statuses[0]);
+    xchg_bundle_finish(e->ctx, &out, NULL);
+    xchg_scratch_free(e->ctx, copy, copy_bytes);
+    return rc;
+fail:
+    /* Nothing posted may outlive the buffers it uses. */
+    if (reqs[0] != MPI_REQUEST_NULL) MPI_Cancel(&reqs[0]);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    xchg_bundle_finish(e->ctx, &in, NULL);
+    xchg_bundle_finish(e->ctx, &out, NULL);
+    xchg_scratch_free(e->ctx, copy, copy_bytes);
+    return rc;
+}
+
+/* One round (x, z): distance z * r^x. */
+static int run_round(round_env *e, int z)
+{
+    const xchg_args *a = e->a;
+    round_state *s = e->s;
+    const int P = a->size, me = a->rank, r = e->r;
+    const int64_t pw = e->pw, dist = pw * z;
+    int rc = MPI_SUCCESS, n = 0, nforward = 0, nfirst = 0, nbounce = 0;
+
+    e->to = (int)((me + dist) % P);
+    e->from = (int)((me - dist % P + P) % P);
     /* The round's indices, those forwarded again later (received into T)
      * first: their sizes are the metadata. The others end in the receive
      * buffer, whose block sizes the receiver knows already. */
-    int nforward = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int64_t i = z * pw; i < P; i++) {
             if ((i / pw) % r != z || (i / (pw * r) != 0) != !pass) continue;
@@ -175,101 +315,57 @@ static int run_round(const xchg_args *a, const digits_plan *plan, round_state *s
     /* Phase 1: the sizes of the blocks forwarded (none in the rounds of the
      * highest digit, so r >= P-1 sends no metadata at all). */
     if (nforward > 0)
-        XCHG_CHECK(MPI_Sendrecv(s->meta_out, nforward, MPI_INT64_T, to, TAG_META, s->meta_in,
-                                nforward, MPI_INT64_T, from, TAG_META, a->comm,
+        XCHG_CHECK(MPI_Sendrecv(s->meta_out, nforward, MPI_INT64_T, e->to, TAG_META,
+                                s->meta_in, nforward, MPI_INT64_T, e->from, TAG_META, a->comm,
                                 MPI_STATUS_IGNORE));
     for (int k = nforward; k < n; k++)
         s->meta_in[k] = a->recv.bytes[(me - s->index[k] + P) % P];
 
-    /* Phase 2, first wave: every block except the bounced ones. */
+    /* Phase 2, first wave: every block but the bounced ones (sent from and
+     * received into the same slot of T), as one message. The positions of
+     * the first wave are gathered in s->spare, free until the bounce waves.
+     * With bounce=copy the bounced blocks are copied out of T first and
+     * travel in the first wave too. */
     for (int k = 0; k < n; k++) {
         int64_t i = s->index[k];
-        int from_T = i % pw != 0, to_T = i / (pw * r) != 0;
-        if (from_T && to_T) {
+        int bounced = i % pw != 0 && i / (pw * r) != 0;
+        if (bounced && !e->bounce_copy)
             s->bounced[nbounce++] = k;
-            continue;
-        }
-        if (s->meta_in[k] == 0) continue;
-        if (!to_T) {
-            int origin = (int)((me - i + P) % P);
-            XCHG_CHECK(MPI_Irecv(xchg_side_block_ptr(&a->recv, origin), a->recv.counts[origin],
-                                 a->recv.type.type, from, TAG_BLOCK + k, a->comm,
-                                 &s->reqs[nrecv++]));
-        } else {
-            XCHG_CHECK(MPI_Irecv(T + slot_of(i, r) * smax, (int)s->meta_in[k], MPI_PACKED, from,
-                                 TAG_BLOCK + k, a->comm, &s->reqs[nrecv++]));
-        }
+        else
+            s->spare[nfirst++] = k;
     }
-    /* Sends: first wave's at M.., the bounced ones after them (same order). */
-    for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k < n; k++) {
-            int64_t i = s->index[k];
-            int from_T = i % pw != 0, to_T = i / (pw * r) != 0;
-            if ((from_T && to_T) != pass) continue;
-            MPI_Request *req = &s->reqs[M + nsend++];
-            *req = MPI_REQUEST_NULL;
-            if (s->meta_out[k] == 0) continue;
-            if (!from_T) {
-                int dest = (int)((me + i) % P);
-                XCHG_CHECK(MPI_Isend(xchg_side_block_ptr(&a->send, dest), a->send.counts[dest],
-                                     a->send.type.type, to, TAG_BLOCK + k, a->comm, req));
-            } else {
-                XCHG_CHECK(MPI_Isend(T + slot_of(i, r) * smax, (int)s->meta_out[k], MPI_PACKED,
-                                     to, TAG_BLOCK + k, a->comm, req));
-            }
-        }
-    const int first_wave_sends = n - nbounce;
-    XCHG_CHECK(MPI_Waitall(nrecv, s->reqs, MPI_STATUSES_IGNORE));
-    XCHG_CHECK(MPI_Waitall(first_wave_sends, s->reqs + M, MPI_STATUSES_IGNORE));
-    nrecv = 0;
-    for (int k = 0; k < n; k++) {
+    XCHG_CHECK(exchange_wave(e, s->spare, nfirst, NULL));
+    for (int q = 0; q < nfirst; q++) {
+        int k = s->spare[q];
         int64_t i = s->index[k];
-        int from_T = i % pw != 0, to_T = i / (pw * r) != 0;
-        if (from_T && to_T) continue;
-        s->held[i] = to_T ? s->meta_in[k] : -1;
+        s->held[i] = i / (pw * r) != 0 ? s->meta_in[k] : -1;
     }
 
-    /* Bounce waves: receive into free slots, wait for our own sends of those
-     * indices (which frees their slots), then move the data into place. */
+    /* Bounce waves: the bounced blocks are received into free slots (the
+     * first wave's sends from T freed some), then moved into their own. */
     for (int done = 0; done < nbounce;) {
         int nspare = 0;
         for (int64_t j = 1; j < P && nspare < nbounce - done; j++)
             if (s->held[j] < 0 && !is_direct(j, r)) s->spare[nspare++] = (int)j;
-        if (nspare == 0) {
-            rc = xchg_error(MPI_ERR_INTERN, "parlogna: no free slot for a bounced block");
-            goto fail;
-        }
-        for (int q = 0; q < nspare; q++) {
-            int k = s->bounced[done + q];
-            s->reqs[q] = MPI_REQUEST_NULL;
-            if (s->meta_in[k] > 0)
-                XCHG_CHECK(MPI_Irecv(T + slot_of(s->spare[q], r) * smax, (int)s->meta_in[k],
-                                     MPI_PACKED, from, TAG_BLOCK + k, a->comm, &s->reqs[q]));
-            nrecv = q + 1;
-        }
-        XCHG_CHECK(MPI_Waitall(nspare, s->reqs, MPI_STATUSES_IGNORE));
-        nrecv = 0;
-        XCHG_CHECK(MPI_Waitall(nspare, s->reqs + M + first_wave_sends + done,
-                               MPI_STATUSES_IGNORE));
+        if (nspare == 0)
+            return xchg_error(MPI_ERR_INTERN, "parlogna: no free slot for a bounced block");
+        XCHG_CHECK(exchange_wave(e, s->bounced + done, nspare, s->spare));
         for (int q = 0; q < nspare; q++) {
             int k = s->bounced[done + q];
             int64_t i = s->index[k];
             if (s->meta_in[k] > 0)
-                memcpy(T + slot_of(i, r) * smax, T + slot_of(s->spare[q], r) * smax,
+                memcpy(e->T + slot_of(i, r) * e->smax, e->T + slot_of(s->spare[q], r) * e->smax,
                        (size_t)s->meta_in[k]);
             s->held[i] = s->meta_in[k];
         }
         done += nspare;
     }
-    return MPI_SUCCESS;
 fail:
-    /* Nothing posted may outlive the buffers it uses. */
-    MPI_Waitall(nrecv, s->reqs, MPI_STATUSES_IGNORE);
-    MPI_Waitall(nsend, s->reqs + M, MPI_STATUSES_IGNORE);
     return rc;
 }
 
-int xchg_parlogna_exchange(xchg_context *ctx, const xchg_args *a, int64_t radix)
+int xchg_parlogna_exchange(xchg_context *ctx, const xchg_args *a, int64_t radix,
+                           xchg_parlogna_bounce bounce)
 {
     const int P = a->size;
     int rc = MPI_SUCCESS;
@@ -305,9 +401,10 @@ int xchg_parlogna_exchange(xchg_context *ctx, const xchg_args *a, int64_t radix)
     state_carve(&s, state_mem, P, plan.max_round);
     for (int i = 0; i < P; i++) s.held[i] = -1;
 
-    for (int64_t pw = 1; pw < P; pw *= plan.r)
-        for (int z = 1; z < plan.r && z * pw < P; z++)
-            XCHG_CHECK(run_round(a, &plan, &s, T, smax, pw, z));
+    round_env e = {.ctx = ctx, .a = a, .s = &s, .T = T, .smax = smax, .r = plan.r,
+                   .bounce_copy = bounce == XCHG_PARLOGNA_BOUNCE_COPY};
+    for (e.pw = 1; e.pw < P; e.pw *= plan.r)
+        for (int z = 1; z < plan.r && z * e.pw < P; z++) XCHG_CHECK(run_round(&e, z));
 fail:
     xchg_scratch_free(ctx, T, T_size);
     xchg_scratch_free(ctx, state_mem, state_size);
@@ -316,18 +413,25 @@ fail:
 
 static int parlogna(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
 {
-    return xchg_parlogna_exchange(ctx, a, xchg_choice_param(choice, "radix"));
+    return xchg_parlogna_exchange(ctx, a, xchg_choice_param(choice, "radix"),
+                                  (xchg_parlogna_bounce)xchg_choice_param(choice, "bounce"));
 }
+
+static const char *const bounce_names[] = {"wave", "copy", NULL};
 
 const xchg_algorithm xchg_algo_alltoallv_parlogna = {
     .coll = XCHG_ALLTOALLV,
     .name = "parlogna",
     .summary = "radix-r non-uniform Bruck, metadata then data per round (ParLogNa)",
     .run = parlogna,
-    .num_params = 1,
+    .num_params = 2,
     .params = {{.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,
                 .max = XCHG_RANGE_P,
                 .help = "base of the block-index digits: 2 = log2 P rounds, "
-                        ">= P-1 = linear"}},
+                        ">= P-1 = linear"},
+               {.name = "bounce", .kind = XCHG_PARAM_ENUM, .def = XCHG_PARLOGNA_BOUNCE_WAVE,
+                .names = bounce_names,
+                .help = "blocks forwarded twice in a row: extra messages (wave, T only) or "
+                        "a copy (one message per round, more scratch)"}},
     .is_flat = 1,
 };

@@ -11,8 +11,13 @@
 #include "../../core/args.h"
 #include "../../core/context.h"
 
+/* How a round moves the blocks it sends from, and receives into, the same
+ * slot of T (see the header comment of parlogna.c). */
+typedef enum { XCHG_PARLOGNA_BOUNCE_WAVE = 0, XCHG_PARLOGNA_BOUNCE_COPY = 1 } xchg_parlogna_bounce;
+
 /* Radix-r non-uniform Bruck exchange of `a` over a->comm (any r >= 2; r >= P-1
  * is a linear exchange). Scratch: see the header comment of parlogna.c. */
-int xchg_parlogna_exchange(xchg_context *ctx, const xchg_args *a, int64_t radix);
+int xchg_parlogna_exchange(xchg_context *ctx, const xchg_args *a, int64_t radix,
+                           xchg_parlogna_bounce bounce);
 
 #endif
