@@ -34,7 +34,9 @@ for r in rows:
 
 
 def family(algo):
-    return algo.split(":")[0]
+    """Algorithm name; ParLogNa's bounce=copy mode counts as its own family."""
+    name = algo.split(":")[0]
+    return name + "_copy" if name == "parlogna" and "bounce=copy" in algo else name
 
 
 def radix(algo):
@@ -62,8 +64,11 @@ for i, P in enumerate(Ps):
     for j, S in enumerate(picks):
         ax = axes[i][j]
         times = t[(P, L0[P], "uniform", S)]
-        pts = sorted((radix(a), v) for a, v in times.items() if family(a) == "parlogna")
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label="parlogna")
+        for fam, style in (("parlogna", "o-"), ("parlogna_copy", "s:")):
+            pts = sorted((radix(a), v) for a, v in times.items() if family(a) == fam)
+            if pts:
+                label = "parlogna bounce=copy" if fam == "parlogna_copy" else "parlogna"
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=label)
         if "mpi" in times:
             ax.axhline(times["mpi"], color="k", ls="--", label="MPI_Alltoallv")
         ax.set_title(f"P={P}, uniform, S={S} B")
@@ -100,25 +105,26 @@ fig.tight_layout()
 fig.savefig(os.path.join(HERE, "fig8_radix_heatmap.png"), dpi=110)
 
 # (c) best of each family vs MPI, per S
-fams = ["mpi", "scattered", "parlogna", "parlinna_coalesced", "parlinna_staggered"]
+fams = ["mpi", "scattered", "parlogna", "parlogna_copy", "parlinna_coalesced",
+        "parlinna_staggered"]
 panels = sorted({(k[0], k[1], k[2]) for k in t if k[2] != "normal"})
 fig, axes = plt.subplots(len(panels), 1, figsize=(10, 3.2 * len(panels)), squeeze=False)
 for ax, (P, L, dist) in zip(axes[:, 0], panels):
     sizes = sorted({k[3] for k in t if k[:3] == (P, L, dist)})
-    w = 0.16
+    w = 0.8 / len(fams)
     for f_i, fam in enumerate(fams):
         vals = []
         for S in sizes:
             times = t[(P, L, dist, S)]
             v = times.get("mpi") if fam == "mpi" else best(times, fam)[1]
             vals.append(v if v else np.nan)
-        ax.bar(np.arange(len(sizes)) + (f_i - 2) * w, vals, w, label=fam)
+        ax.bar(np.arange(len(sizes)) + (f_i - (len(fams) - 1) / 2) * w, vals, w, label=fam)
     ax.set_xticks(range(len(sizes)))
     ax.set_xticklabels(sizes)
     ax.set_yscale("log")
     ax.set_ylabel("median time (us)")
     ax.set_title(f"P={P}, {L} node(s), {dist}: best parameters per algorithm")
-    ax.legend(fontsize=7, ncol=5)
+    ax.legend(fontsize=7, ncol=6)
 axes[-1][0].set_xlabel("S (bytes)")
 fig.tight_layout()
 fig.savefig(os.path.join(HERE, "fig12_best.png"), dpi=110)
@@ -129,8 +135,9 @@ out = ["# ParLogNa / ParLinNa measurements (Open MPI, one 2-core shared machine)
        "ranks on 2 cores: absolute numbers are not representative of a cluster; relative",
        "numbers are noisy. Speedup = MPI_Alltoallv time / algorithm time (> 1: faster).", "",
        "## Ideal ParLogNa radix per S (uniform in [0, S])", "",
-       "| P | S | ideal radix | ParLogNa (us) | MPI_Alltoallv (us) | speedup | radices beating MPI |",
-       "|---|---|---|---|---|---|---|"]
+       "| P | S | ideal radix | ParLogNa (us) | MPI_Alltoallv (us) | speedup | radices beating MPI "
+       "| ideal radix, bounce=copy | time (us) | speedup |",
+       "|---|---|---|---|---|---|---|---|---|---|"]
 for P in Ps:
     for S in sorted({k[3] for k in t if k[0] == P and k[2] == "uniform"}):
         times = t[(P, L0[P], "uniform", S)]
@@ -139,11 +146,14 @@ for P in Ps:
             continue
         m = times["mpi"]
         wins = sorted(radix(x) for x, y in times.items() if family(x) == "parlogna" and y < m)
+        ac, vc = best(times, "parlogna_copy")
+        copy_cells = f"{radix(ac)} | {vc:.1f} | {m / vc:.2f}" if ac else "- | - | -"
         out.append(f"| {P} | {S} | {radix(a)} | {v:.1f} | {m:.1f} | {m / v:.2f} | "
-                   f"{','.join(map(str, wins)) or 'none'} |")
+                   f"{','.join(map(str, wins)) or 'none'} | {copy_cells} |")
 out += ["", "## Best parameters of each algorithm vs MPI_Alltoallv", "",
         "| P | nodes | dist | S | MPI (us) | best scattered | best parlogna | "
-        "best coalesced | best staggered |", "|---|---|---|---|---|---|---|---|---|"]
+        "best parlogna bounce=copy | best coalesced | best staggered |",
+        "|---|---|---|---|---|---|---|---|---|---|"]
 losses = []
 for (P, L, dist, S) in sorted(t):
     times = t[(P, L, dist, S)]

@@ -15,7 +15,8 @@ rm -f $out
 for P in 8 16; do
   for Q in 4 8; do
     N=$(( (P + Q - 1) / Q ))
-    set -- --algo "parlogna:radix=all" --algo "scattered:batch=1,2,4,8,16"
+    set -- --algo "parlogna:radix=all" --algo "parlogna:radix=all,bounce=copy" \
+      --algo "scattered:batch=1,2,4,8,16"
     if [ $N -gt 1 ]; then
       for r in 2 3 $Q; do
         set -- "$@" --algo "parlinna_coalesced:radix=$r,batch=1..$((N - 1))"
