@@ -17,6 +17,7 @@
  * Both descriptions carry the same bytes, so either side may use either one.
  * Blocks of zero bytes are skipped; a bundle of no bytes sends no message.
  * Limits: one block at most INT_MAX bytes; a staged bundle at most INT_MAX.
+ * The received size is checked for bundles of at most INT_MAX bytes.
  */
 #ifndef XCHG_CORE_BUNDLE_H
 #define XCHG_CORE_BUNDLE_H
