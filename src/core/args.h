@@ -13,7 +13,7 @@
 #ifndef XCHG_CORE_ARGS_H
 #define XCHG_CORE_ARGS_H
 
-#include <mpi.h>
+#include "pmpi.h"
 #include <stdint.h>
 
 typedef enum { XCHG_ALLTOALL = 0, XCHG_ALLTOALLV = 1, XCHG_ALLGATHER = 2, XCHG_NUM_COLL = 3 } xchg_coll;

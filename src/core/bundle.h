@@ -22,7 +22,7 @@
 #ifndef XCHG_CORE_BUNDLE_H
 #define XCHG_CORE_BUNDLE_H
 
-#include <mpi.h>
+#include "pmpi.h"
 #include <stddef.h>
 #include <stdint.h>
 

@@ -10,7 +10,7 @@
 #ifndef XCHG_CORE_CONTEXT_H
 #define XCHG_CORE_CONTEXT_H
 
-#include <mpi.h>
+#include "pmpi.h"
 #include <stddef.h>
 #include "args.h"
 #include "registry.h"

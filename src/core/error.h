@@ -2,7 +2,7 @@
 #ifndef XCHG_CORE_ERROR_H
 #define XCHG_CORE_ERROR_H
 
-#include <mpi.h>
+#include "pmpi.h"
 #include <stddef.h>
 
 /* Record a message for XCHG_Last_error() and return `code`. */

@@ -2,7 +2,7 @@
 #ifndef XCHG_CORE_TOPOLOGY_H
 #define XCHG_CORE_TOPOLOGY_H
 
-#include <mpi.h>
+#include "pmpi.h"
 
 typedef struct xchg_topology {
     int size;              /* ranks in the communicator */

@@ -1,0 +1,78 @@
+/*
+ * The one internal MPI layer. Every MPI call xchg makes goes to the PMPI_
+ * entry point, so that the drop-in library (src/interpose/), which defines
+ * MPI_Alltoall and friends itself, never re-enters xchg, and a profiler
+ * stacked on top of xchg sees only the application's own calls.
+ *
+ * Every source file of the library reaches <mpi.h> through this header (the
+ * core headers include it), and each MPI function the library calls is
+ * mapped here. tests/check-pmpi.sh fails the test run when the built library
+ * still refers to an MPI_ function, so a call added without its line here is
+ * caught. SimGrid SMPI declares a PMPI_ twin for each of these.
+ */
+#ifndef XCHG_CORE_PMPI_H
+#define XCHG_CORE_PMPI_H
+
+#include <mpi.h>
+
+/* Point to point and completion */
+#define MPI_Isend PMPI_Isend
+#define MPI_Irecv PMPI_Irecv
+#define MPI_Sendrecv PMPI_Sendrecv
+#define MPI_Wait PMPI_Wait
+#define MPI_Waitall PMPI_Waitall
+#define MPI_Waitany PMPI_Waitany
+#define MPI_Test PMPI_Test
+#define MPI_Testall PMPI_Testall
+#define MPI_Testany PMPI_Testany
+#define MPI_Cancel PMPI_Cancel
+#define MPI_Request_free PMPI_Request_free
+#define MPI_Get_count PMPI_Get_count
+
+/* Collectives used internally (metadata agreement, the `mpi` selection) */
+#define MPI_Allreduce PMPI_Allreduce
+#define MPI_Allgather PMPI_Allgather
+#define MPI_Alltoall PMPI_Alltoall
+#define MPI_Alltoallv PMPI_Alltoallv
+#define MPI_Barrier PMPI_Barrier
+
+/* Communicators, attributes, error handlers */
+#define MPI_Comm_dup PMPI_Comm_dup
+#define MPI_Comm_split PMPI_Comm_split
+#define MPI_Comm_split_type PMPI_Comm_split_type
+#define MPI_Comm_free PMPI_Comm_free
+#define MPI_Comm_rank PMPI_Comm_rank
+#define MPI_Comm_size PMPI_Comm_size
+#define MPI_Comm_test_inter PMPI_Comm_test_inter
+#define MPI_Comm_create_keyval PMPI_Comm_create_keyval
+#define MPI_Comm_free_keyval PMPI_Comm_free_keyval
+#define MPI_Comm_set_attr PMPI_Comm_set_attr
+#define MPI_Comm_get_attr PMPI_Comm_get_attr
+#define MPI_Comm_delete_attr PMPI_Comm_delete_attr
+#define MPI_Comm_set_errhandler PMPI_Comm_set_errhandler
+#define MPI_Comm_get_errhandler PMPI_Comm_get_errhandler
+#define MPI_Comm_call_errhandler PMPI_Comm_call_errhandler
+#define MPI_Errhandler_free PMPI_Errhandler_free
+
+/* Datatypes and packing */
+#define MPI_Type_size PMPI_Type_size
+#define MPI_Type_get_extent PMPI_Type_get_extent
+#define MPI_Type_get_true_extent PMPI_Type_get_true_extent
+#define MPI_Type_create_hindexed PMPI_Type_create_hindexed
+#define MPI_Type_commit PMPI_Type_commit
+#define MPI_Type_free PMPI_Type_free
+#define MPI_Pack PMPI_Pack
+#define MPI_Unpack PMPI_Unpack
+#define MPI_Get_address PMPI_Get_address
+
+/* Info, time, environment */
+#define MPI_Info_create PMPI_Info_create
+#define MPI_Info_set PMPI_Info_set
+#define MPI_Info_get PMPI_Info_get
+#define MPI_Info_free PMPI_Info_free
+#define MPI_Wtime PMPI_Wtime
+#define MPI_Initialized PMPI_Initialized
+#define MPI_Finalized PMPI_Finalized
+#define MPI_Query_thread PMPI_Query_thread
+
+#endif
