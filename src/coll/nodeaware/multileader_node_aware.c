@@ -10,9 +10,9 @@
  * Cost: 2(Q/k-1)(alpha + P m beta) + T_inner(N, Q^2/k m) + T_inner(k, N Q^2/k^2 m).
  * Nodes with different numbers of leaders use the channel rule of node_aware
  * (leader j's blocks for node m go over leader j mod k'_m).
- * Engine: hier_common.h.
+ * Engine: engine.h.
  */
-#include "hier_common.h"
+#include "engine.h"
 
 static int multileader_node_aware(xchg_context *ctx, const xchg_args *a,
                                   const xchg_choice *choice)

@@ -12,9 +12,9 @@
  * travel over local rank j mod Q_m. When Q_m <= j, rank (n, j) first hands
  * them to (n, j mod Q_m) in an extra intra-node exchange (reported as
  * intra-node); that phase is skipped when all nodes have the same size.
- * Engine: hier_common.h.
+ * Engine: engine.h.
  */
-#include "hier_common.h"
+#include "engine.h"
 
 static int node_aware(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
 {

@@ -23,7 +23,7 @@
  * groups=0 each participant is a unit of its own (a flat exchange among all
  * participants). T(v) is the set of ranks served by unit v.
  * groups=numa / groups=socket: a unit is the set of a node's ranks that share
- * a NUMA domain / socket (hier_regions.c). With hwloc (optional, found by
+ * a NUMA domain / socket (regions.c). With hwloc (optional, found by
  * pkg-config): the domain the process is bound inside, asked once per process;
  * an unbound process counts as "unknown". Without hwloc: the MPI's split
  * (Open MPI: OMPI_COMM_TYPE_NUMA / _SOCKET; MPI-4, e.g. MPICH 4:
@@ -63,8 +63,8 @@
  * copied once per phase (repack), and the engine keeps a sorted index of the
  * blocks a rank holds: O(P * |Own| log) work per phase.
  */
-#ifndef XCHG_COLL_HIER_COMMON_H
-#define XCHG_COLL_HIER_COMMON_H
+#ifndef XCHG_COLL_NODEAWARE_ENGINE_H
+#define XCHG_COLL_NODEAWARE_ENGINE_H
 
 #include "../../core/context.h"
 #include "../../core/registry.h"
@@ -82,7 +82,7 @@ extern const char *const xchg_hier_region_names[];
 
 /* domain_of[r] for every rank r: a number shared by the ranks of one NUMA
  * domain (which = XCHG_HIER_NUMA) or socket, -1 where unknown (collective;
- * hier_regions.c). */
+ * regions.c). */
 int xchg_hier_hw_domains(xchg_context *ctx, int which, int *domain_of);
 
 /* Run the family member described by `spec`; inner= is read from `choice`. */

@@ -10,9 +10,9 @@
  * inner algorithm (each pair of leaders one message of |G|*|G'| blocks),
  * scatter. Smaller gathers than one leader, k times more inter-node messages.
  * Cost: 2(Q/k-1)(alpha + P m beta) + T_inner(N k, (Q/k)^2 m).
- * Engine: hier_common.h.
+ * Engine: engine.h.
  */
-#include "hier_common.h"
+#include "engine.h"
 
 static int multileader(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
 {

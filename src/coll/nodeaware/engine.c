@@ -1,5 +1,5 @@
 /*
- * The engine of the node-aware family (see hier_common.h for the algorithms,
+ * The engine of the node-aware family (see engine.h for the algorithms,
  * the role rules and the costs).
  *
  * Data model: between phases a rank holds a set of blocks (src, dst), each
@@ -10,7 +10,7 @@
  * headers; only alltoallv's block lengths travel, once per phase, ahead of
  * the data.
  */
-#include "hier_common.h"
+#include "engine.h"
 
 #include <limits.h>
 #include <stdio.h>

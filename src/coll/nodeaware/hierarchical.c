@@ -9,9 +9,9 @@
  * node), at the price of a serial gather and scatter of P*Q blocks at the
  * leader. Cost: 2(Q-1)(alpha + P m beta) + T_inner(N, Q^2 m).
  * Uneven nodes: nothing special; with the alltoall inner algorithm the leader
- * messages are padded to the largest node pair. Engine: hier_common.h.
+ * messages are padded to the largest node pair. Engine: engine.h.
  */
-#include "hier_common.h"
+#include "engine.h"
 
 static int hierarchical(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
 {

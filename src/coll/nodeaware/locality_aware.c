@@ -11,9 +11,9 @@
  * than node_aware, more inter-region messages. g = 1 is node_aware.
  * Uneven regions: the channel rule of node_aware (blocks of rank i for region
  * v go over index i mod |v|, with an extra exchange inside the region first).
- * Engine: hier_common.h.
+ * Engine: engine.h.
  */
-#include "hier_common.h"
+#include "engine.h"
 
 static int locality_aware(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
 {

@@ -1,6 +1,6 @@
 /*
  * Regions from the machine for locality_aware:groups=numa|socket (see
- * hier_common.h): which NUMA domain or socket every rank runs in.
+ * engine.h): which NUMA domain or socket every rank runs in.
  * With hwloc (found by pkg-config at configure time) each process asks its
  * own binding; otherwise the MPI is asked (Open MPI: OMPI_COMM_TYPE_NUMA /
  * _SOCKET; MPI-4, e.g. MPICH 4: MPI_COMM_TYPE_HW_GUIDED with
@@ -12,7 +12,7 @@
 #include <hwloc.h>
 #endif
 
-#include "hier_common.h"
+#include "engine.h"
 #include "../../core/error.h"
 
 const char *const xchg_hier_region_names[] = {"numa", "socket", NULL};
