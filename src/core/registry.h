@@ -53,6 +53,8 @@ typedef struct xchg_algorithm {
     xchg_coll coll;
     const char *name;
     const char *summary;       /* one line for listings */
+    const char *reference;     /* the publication it follows, short form
+                                  ("Fan et al., IPDPS 2024"); NULL: none */
     xchg_algo_fn run;
     int num_params;
     xchg_param_desc params[XCHG_MAX_PARAMS];
