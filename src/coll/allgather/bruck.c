@@ -1,5 +1,10 @@
 /*
- * Bruck allgather (Bruck et al. 1997; MPICH MPIR_Allgather_intra_brucks).
+ * Bruck allgather (MPICH MPIR_Allgather_intra_brucks), the concatenation
+ * algorithm of
+ *   J. Bruck, C.-T. Ho, S. Kipnis, E. Upfal, D. Weathersby. Efficient
+ *   Algorithms for All-to-All Communications in Multiport Message-Passing
+ *   Systems. IEEE Transactions on Parallel and Distributed Systems
+ *   8(11):1143-1156, 1997. DOI 10.1109/71.642949
  *
  * Packed slots, slot 0 = own block. Round k (k = 1, 2, 4, ... < P): send the
  * first min(k, P-k) slots to rank-k, receive as many from rank+k into slots
@@ -41,6 +46,7 @@ const xchg_algorithm xchg_algo_allgather_bruck = {
     .coll = XCHG_ALLGATHER,
     .name = "bruck",
     .summary = "Bruck: ceil(log2 P) rounds of packed blocks, any P",
+    .reference = "Bruck et al. 1997",
     .run = bruck,
     .is_flat = 1,
 };

@@ -1,6 +1,10 @@
 /*
- * Recursive-doubling allgather for any P (Thakur, Rabenseifner, Gropp 2005,
- * with the usual fold for P not a power of two).
+ * Recursive-doubling allgather for any P, with the usual fold for P not a
+ * power of two; the algorithm of
+ *   R. Thakur, R. Rabenseifner, W. Gropp. Optimization of Collective
+ *   Communication Operations in MPICH. International Journal of High
+ *   Performance Computing Applications 19(1):49-66, 2005.
+ *   DOI 10.1177/1094342005051521
  *
  * Let p2 be the largest power of two <= P. Ranks p2..P-1 ("extras") first
  * hand their block to rank (rank - p2). Ranks 0..p2-1 then run recursive
@@ -28,9 +32,10 @@ static int post_run(const xchg_args *a, int first, int last, int peer, int sendi
         return xchg_error(MPI_ERR_COUNT, "recursive_doubling: %lld elements in one message",
                           (long long)count);
     char *ptr = xchg_side_block_ptr(r, first);
-    (*nreq)++;
-    return sending ? MPI_Isend(ptr, (int)count, r->type.type, peer, 0, a->comm, req)
-                   : MPI_Irecv(ptr, (int)count, r->type.type, peer, 0, a->comm, req);
+    int rc = sending ? MPI_Isend(ptr, (int)count, r->type.type, peer, 0, a->comm, req)
+                     : MPI_Irecv(ptr, (int)count, r->type.type, peer, 0, a->comm, req);
+    if (rc == MPI_SUCCESS) (*nreq)++; /* count only requests that exist: fail drains n */
+    return rc;
 }
 
 /* Blocks held by the aligned group of `d` ranks that contains `rank`. */
@@ -89,6 +94,7 @@ const xchg_algorithm xchg_algo_allgather_recursive_doubling = {
     .coll = XCHG_ALLGATHER,
     .name = "recursive_doubling",
     .summary = "recursive doubling, folded for any P",
+    .reference = "Thakur et al. 2005",
     .run = recursive_doubling,
     .is_flat = 1,
 };

@@ -1,5 +1,10 @@
 /*
- * Ring allgather (MPICH MPIR_Allgather_intra_ring, Open MPI coll/tuned "ring").
+ * Ring allgather (MPICH MPIR_Allgather_intra_ring, Open MPI coll/tuned "ring"),
+ * as described in
+ *   R. Thakur, R. Rabenseifner, W. Gropp. Optimization of Collective
+ *   Communication Operations in MPICH. International Journal of High
+ *   Performance Computing Applications 19(1):49-66, 2005.
+ *   DOI 10.1177/1094342005051521
  *
  * Step s (0..P-2): send the block of rank (rank-s) to rank+1 and receive the
  * block of rank (rank-s-1) from rank-1, straight into the receive buffer with
@@ -32,6 +37,7 @@ const xchg_algorithm xchg_algo_allgather_ring = {
     .coll = XCHG_ALLGATHER,
     .name = "ring",
     .summary = "P-1 steps around a ring (bandwidth-optimal)",
+    .reference = "Thakur et al. 2005",
     .run = ring,
     .is_flat = 1,
 };

@@ -1,6 +1,10 @@
 /*
- * Bruck alltoall, radix 2 (Bruck et al., IEEE TPDS 1997; MPICH
- * MPIR_Alltoall_intra_brucks, Open MPI coll/tuned "bruck").
+ * Bruck alltoall, radix 2 (MPICH MPIR_Alltoall_intra_brucks, Open MPI
+ * coll/tuned "bruck"), the index algorithm of
+ *   J. Bruck, C.-T. Ho, S. Kipnis, E. Upfal, D. Weathersby. Efficient
+ *   Algorithms for All-to-All Communications in Multiport Message-Passing
+ *   Systems. IEEE Transactions on Parallel and Distributed Systems
+ *   8(11):1143-1156, 1997. DOI 10.1109/71.642949
  *
  * Blocks are packed into P slots of m bytes, rotated so that slot i holds the
  * block for rank (rank+i) mod P. In round k (k = 1, 2, 4, ... < P) every rank
@@ -62,6 +66,7 @@ const xchg_algorithm xchg_algo_alltoall_bruck = {
     .coll = XCHG_ALLTOALL,
     .name = "bruck",
     .summary = "radix-2 Bruck: log2 P rounds of packed blocks",
+    .reference = "Bruck et al. 1997",
     .run = bruck,
     .is_flat = 1,
 };

@@ -1,6 +1,10 @@
 /*
- * Coalesced ParLinNa (Fan et al., ParLogNa/ParLinNa paper, Section 4,
- * Algorithm 2, Figure 5b): the intra-node phase of parlinna_common.c
+ * Coalesced ParLinNa, Section 4, Algorithm 2 and Figure 5b of
+ *   K. Fan, J. Domke, S. Ba, S. Kumar. Parameterized Algorithms for
+ *   Non-uniform All-to-all. In: Proc. 34th International Symposium on
+ *   High-Performance Parallel and Distributed Computing (HPDC '25), ACM, 2025.
+ *   DOI 10.1145/3731545.3731590
+ * The intra-node phase of parlinna_common.c
  * (ParLogNa with `radix` among the ranks of each node; radix is clamped to the
  * node size, radix >= Q_n - 1 is a linear intra-node exchange), then a
  * scattered inter-node exchange in N-1 steps, `batch` steps in flight: in step
@@ -118,6 +122,7 @@ const xchg_algorithm xchg_algo_alltoallv_parlinna_coalesced = {
     .coll = XCHG_ALLTOALLV,
     .name = "parlinna_coalesced",
     .summary = "ParLogNa within nodes, then one message per node pair member (ParLinNa)",
+    .reference = "Fan et al. 2025",
     .run = coalesced,
     XCHG_PARLINNA_PARAMS,
 };

@@ -1,9 +1,13 @@
 /*
- * ParLinNa's intra-node phase, shared by the coalesced and staggered variants
- * (Fan et al., ParLogNa/ParLinNa paper, Section 4, Figures 3b and 4,
- * Algorithms 2 and 3), generalized to nodes of different sizes and to any
- * placement of ranks: everything is in (node, local rank) coordinates from
- * ctx->topo, never rank arithmetic.
+ * ParLinNa's intra-node phase, shared by the coalesced and staggered variants:
+ * Section 4, Figures 3b and 4, Algorithms 2 and 3 of
+ *   K. Fan, J. Domke, S. Ba, S. Kumar. Parameterized Algorithms for
+ *   Non-uniform All-to-all. In: Proc. 34th International Symposium on
+ *   High-Performance Parallel and Distributed Computing (HPDC '25), ACM, 2025.
+ *   DOI 10.1145/3731545.3731590
+ * generalized to nodes of different sizes and to any placement of ranks:
+ * everything is in (node, local rank) coordinates from ctx->topo, never rank
+ * arithmetic.
  *
  * Pairing of uneven nodes. Node n has Q_n ranks. The block from (n, i) to
  * (m, j) travels in two hops:

@@ -1,6 +1,10 @@
 /*
- * Staggered ParLinNa (Fan et al., ParLogNa/ParLinNa paper, Section 4,
- * Algorithm 3, Figure 5a): the intra-node phase of parlinna_common.c
+ * Staggered ParLinNa, Section 4, Algorithm 3 and Figure 5a of
+ *   K. Fan, J. Domke, S. Ba, S. Kumar. Parameterized Algorithms for
+ *   Non-uniform All-to-all. In: Proc. 34th International Symposium on
+ *   High-Performance Parallel and Distributed Computing (HPDC '25), ACM, 2025.
+ *   DOI 10.1145/3731545.3731590
+ * The intra-node phase of parlinna_common.c
  * (ParLogNa with `radix` among the ranks of each node; radix is clamped to the
  * node size), then a scattered inter-node exchange of single blocks:
  * (N-1) * Qmax steps (Qmax = largest node), `batch` steps in flight. Step
@@ -83,6 +87,7 @@ const xchg_algorithm xchg_algo_alltoallv_parlinna_staggered = {
     .coll = XCHG_ALLTOALLV,
     .name = "parlinna_staggered",
     .summary = "ParLogNa within nodes, then one block per message between nodes (ParLinNa)",
+    .reference = "Fan et al. 2025",
     .run = staggered,
     XCHG_PARLINNA_PARAMS,
 };

@@ -1,8 +1,12 @@
 /*
- * ParLogNa: parameterized logarithmic non-uniform all-to-all (Fan et al.,
- * "ParLogNa and ParLinNa", /work/shared/papers/parlogna-parlinna-nonuniform-
- * alltoall.txt, Section 3 and Algorithm 1): a radix-r Bruck exchange whose
- * rounds each carry a metadata phase (block sizes) before the data.
+ * ParLogNa: parameterized logarithmic non-uniform all-to-all, Section 3 and
+ * Algorithm 1 of
+ *   K. Fan, J. Domke, S. Ba, S. Kumar. Parameterized Algorithms for
+ *   Non-uniform All-to-all. In: Proc. 34th International Symposium on
+ *   High-Performance Parallel and Distributed Computing (HPDC '25), ACM, 2025.
+ *   DOI 10.1145/3731545.3731590
+ * a radix-r Bruck exchange whose rounds each carry a metadata phase (block
+ * sizes) before the data.
  *
  * The scheme used here. The paper's Algorithm 1 sends to p - z*r^x and
  * receives from p + z*r^x, selects the blocks whose digit x "is 1" and keeps
@@ -423,6 +427,7 @@ const xchg_algorithm xchg_algo_alltoallv_parlogna = {
     .coll = XCHG_ALLTOALLV,
     .name = "parlogna",
     .summary = "radix-r non-uniform Bruck, metadata then data per round (ParLogNa)",
+    .reference = "Fan et al. 2025",
     .run = parlogna,
     .num_params = 2,
     .params = {{.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,

@@ -1,5 +1,6 @@
 /*
  * Linear exchange (Open MPI coll/basic "linear", mca_coll_basic_alltoallv_intra).
+ * Source: the Open MPI implementation (https://www.open-mpi.org), not a paper.
  *
  * Like nonblocking, everything is posted at once before one MPI_Waitall, but
  * in ascending rank order (0, 1, ..., P-1) instead of the spread-out order, so
@@ -35,4 +36,5 @@ fail:
 
 XCHG_REGISTER_DIRECT(linear, .name = "linear",
                      .summary = "all posted in ascending rank order, one Waitall (Open MPI basic)",
+                     .reference = "Open MPI coll/basic",
                      .run = linear)

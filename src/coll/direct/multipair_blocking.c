@@ -1,5 +1,7 @@
 /*
- * Multi-pair blocking exchange (paper "multipair-alltoallv-heffte", Algorithm 3).
+ * Multi-pair blocking exchange: Algorithm 3 of
+ *   E. Namugwanya, A. Bienz, D. Schafer, A. Skjellum. Collective-Optimized
+ *   FFTs. arXiv preprint, 2023. DOI not given.
  *
  * The pairwise order, but `stride` pairs at a time: each step posts its
  * receive (from rank-i) and its send (to rank+i) together, and after every
@@ -32,6 +34,7 @@ fail:
 
 XCHG_REGISTER_DIRECT(multipair_blocking, .name = "multipair_blocking",
                      .summary = "`stride` pairs posted together, Waitall per group",
+                     .reference = "Namugwanya et al. 2023",
                      .run = multipair_blocking, .num_params = 1,
                      .params = {{.name = "stride", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
                                  .max = XCHG_RANGE_MAXINT,

@@ -1,5 +1,7 @@
 /*
- * Non-blocking exchange (paper "multipair-alltoallv-heffte", Algorithm 2).
+ * Non-blocking exchange: Algorithm 2 of
+ *   E. Namugwanya, A. Bienz, D. Schafer, A. Skjellum. Collective-Optimized
+ *   FFTs. arXiv preprint, 2023. DOI not given.
  *
  * Post every receive (from rank-1, rank-2, ...) and every send (to rank+1,
  * rank+2, ...) at once, then one MPI_Waitall. Tolerates late peers best, at
@@ -28,4 +30,6 @@ fail:
 }
 
 XCHG_REGISTER_DIRECT(nonblocking, .name = "nonblocking",
-                     .summary = "all Irecv/Isend at once, one Waitall", .run = nonblocking)
+                     .summary = "all Irecv/Isend at once, one Waitall",
+                     .reference = "Namugwanya et al. 2023",
+                     .run = nonblocking)

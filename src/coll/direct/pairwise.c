@@ -1,6 +1,12 @@
 /*
- * Pairwise exchange (paper "multipair-alltoallv-heffte", Algorithm 1; Open MPI
- * coll/tuned "pairwise", MPICH "pairwise").
+ * Pairwise exchange (Open MPI coll/tuned "pairwise", MPICH "pairwise"), as in
+ *   R. Thakur, R. Rabenseifner, W. Gropp. Optimization of Collective
+ *   Communication Operations in MPICH. International Journal of High
+ *   Performance Computing Applications 19(1):49-66, 2005.
+ *   DOI 10.1177/1094342005051521
+ * and Algorithm 1 of
+ *   E. Namugwanya, A. Bienz, D. Schafer, A. Skjellum. Collective-Optimized
+ *   FFTs. arXiv preprint, 2023. DOI not given.
  *
  * P-1 steps; in step i each rank sends one block and receives one block with a
  * single MPI_Sendrecv, so at most one message per rank is in flight.
@@ -45,6 +51,7 @@ static const char *needs_power_of_two(const xchg_context *ctx, const xchg_choice
 
 XCHG_REGISTER_DIRECT(pairwise, .name = "pairwise",
                      .summary = "P-1 steps of one MPI_Sendrecv each",
+                     .reference = "Thakur et al. 2005",
                      .run = pairwise, .num_params = 1,
                      .params = {{.name = "order", .kind = XCHG_PARAM_ENUM, .def = ORDER_SHIFT,
                                  .names = order_names,

@@ -1,5 +1,9 @@
 /*
- * Scattered exchange (MPICH MPIR_Alltoallv_intra_scattered).
+ * Scattered exchange (MPICH MPIR_Alltoallv_intra_scattered), described in
+ *   R. Thakur, R. Rabenseifner, W. Gropp. Optimization of Collective
+ *   Communication Operations in MPICH. International Journal of High
+ *   Performance Computing Applications 19(1):49-66, 2005.
+ *   DOI 10.1177/1094342005051521
  *
  * The spread-out order (step i: receive from rank-i, send to rank+i) cut into
  * batches of `batch` steps; each batch posts its receives, then its sends,
@@ -31,6 +35,7 @@ fail:
 
 XCHG_REGISTER_DIRECT(scattered, .name = "scattered",
                      .summary = "batches of `batch` exchanges, Waitall per batch (MPICH)",
+                     .reference = "Thakur et al. 2005",
                      .run = scattered, .num_params = 1,
                      .params = {{.name = "batch", .kind = XCHG_PARAM_INT, .def = 32, .min = 1,
                                  .max = XCHG_RANGE_MAXINT,

@@ -1,5 +1,7 @@
 /*
- * Multi-pair test exchange (paper "multipair-alltoallv-heffte", Algorithm 5).
+ * Multi-pair test exchange: Algorithm 5 of
+ *   E. Namugwanya, A. Bienz, D. Schafer, A. Skjellum. Collective-Optimized
+ *   FFTs. arXiv preprint, 2023. DOI not given.
  *
  * The sliding window of waitany, driven by polling MPI_Testany instead of
  * blocking in MPI_Waitany: the caller keeps control between completions
@@ -22,6 +24,7 @@ fail:
 
 XCHG_REGISTER_DIRECT(testany, .name = "testany",
                      .summary = "sliding window of `window` exchanges driven by MPI_Testany",
+                     .reference = "Namugwanya et al. 2023",
                      .run = testany, .num_params = 1,
                      .params = {{.name = "window", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
                                  .max = XCHG_RANGE_MAXINT,

@@ -1,6 +1,7 @@
 /*
- * Multi-pair non-blocking exchange (paper "multipair-alltoallv-heffte",
- * Algorithm 4).
+ * Multi-pair non-blocking exchange: Algorithm 4 of
+ *   E. Namugwanya, A. Bienz, D. Schafer, A. Skjellum. Collective-Optimized
+ *   FFTs. arXiv preprint, 2023. DOI not given.
  *
  * A sliding window: `window` receives (from rank-1, rank-2, ...) and
  * `window` sends (to rank+1, rank+2, ...) are in flight; MPI_Waitany reports
@@ -25,6 +26,7 @@ fail:
 
 XCHG_REGISTER_DIRECT(waitany, .name = "waitany",
                      .summary = "sliding window of `window` exchanges driven by MPI_Waitany",
+                     .reference = "Namugwanya et al. 2023",
                      .run = waitany, .num_params = 1,
                      .params = {{.name = "window", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
                                  .max = XCHG_RANGE_MAXINT,

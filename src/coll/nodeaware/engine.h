@@ -1,7 +1,14 @@
 /*
- * The shared engine of the node- and locality-aware all-to-all family
- * (Bienz et al., "manycore node-aware alltoall", Algorithms 3-5; the
- * three-step aggregation of "locality-aware neighborhood collectives", s. 3).
+ * The shared engine of the node- and locality-aware all-to-all family:
+ * Algorithms 3-5 of
+ *   S. Kinkead, J. Wesley, W. Schonbein, D. DeBonis, M. G. F. Dosanjh,
+ *   A. Bienz. Scaling All-to-all Operations Across Emerging Many-Core
+ *   Supercomputers. In: Workshops of SC '25 (SC Workshops '25), ACM, 2025.
+ *   DOI 10.1145/3731599.3767393
+ * and the three-step aggregation of Section 3 of
+ *   G. Collom, R. P. Li, A. Bienz. Optimizing Irregular Communication with
+ *   Neighborhood Collectives and Locality-Aware Parallelism. In: Workshops
+ *   of SC '23 (SC-W 2023), ACM, 2023. DOI 10.1145/3624062.3624111
  * Every algorithm of the family is this engine with two numbers:
  *
  *   algorithm                    leaders  groups   phases

@@ -1,6 +1,9 @@
 /*
- * Hierarchical all-to-all (Bienz et al., manycore node-aware alltoall,
- * Algorithm 3 with one leader per node, Figure 2).
+ * Hierarchical all-to-all: Algorithm 3 with one leader per node (Figure 2) of
+ *   S. Kinkead, J. Wesley, W. Schonbein, D. DeBonis, M. G. F. Dosanjh,
+ *   A. Bienz. Scaling All-to-all Operations Across Emerging Many-Core
+ *   Supercomputers. In: Workshops of SC '25 (SC Workshops '25), ACM, 2025.
+ *   DOI 10.1145/3731599.3767393
  *
  * The lowest local rank of every node leads: every rank sends its P blocks to
  * the leader (gather), the leaders exchange everything their nodes send each

@@ -1,6 +1,10 @@
 /*
- * Locality-aware all-to-all (Bienz et al., manycore node-aware alltoall,
- * Algorithm 4 with several regions per node, Figure 5).
+ * Locality-aware all-to-all: Algorithm 4 with several regions per node
+ * (Figure 5) of
+ *   S. Kinkead, J. Wesley, W. Schonbein, D. DeBonis, M. G. F. Dosanjh,
+ *   A. Bienz. Scaling All-to-all Operations Across Emerging Many-Core
+ *   Supercomputers. In: Workshops of SC '25 (SC Workshops '25), ACM, 2025.
+ *   DOI 10.1145/3731599.3767393
  *
  * Node n's Q ranks form g' = min(g, Q) regions of consecutive local ranks,
  * [floor(r Q/g'), floor((r+1) Q/g')) (sizes differ by at most one when g'

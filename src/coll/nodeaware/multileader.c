@@ -1,6 +1,9 @@
 /*
- * Multi-leader all-to-all (Bienz et al., manycore node-aware alltoall,
- * Algorithm 3 with several leaders, Figure 3).
+ * Multi-leader all-to-all: Algorithm 3 with several leaders (Figure 3) of
+ *   S. Kinkead, J. Wesley, W. Schonbein, D. DeBonis, M. G. F. Dosanjh,
+ *   A. Bienz. Scaling All-to-all Operations Across Emerging Many-Core
+ *   Supercomputers. In: Workshops of SC '25 (SC Workshops '25), ACM, 2025.
+ *   DOI 10.1145/3731599.3767393
  *
  * Node n's Q ranks form k' = min(k, Q) leader groups of consecutive local
  * ranks, [floor(j Q/k'), floor((j+1) Q/k')), led by their lowest local rank

@@ -1,6 +1,9 @@
 /*
- * Multi-leader node-aware all-to-all (Bienz et al., manycore node-aware
- * alltoall, Algorithm 5, Figure 6).
+ * Multi-leader node-aware all-to-all: Algorithm 5 (Figure 6) of
+ *   S. Kinkead, J. Wesley, W. Schonbein, D. DeBonis, M. G. F. Dosanjh,
+ *   A. Bienz. Scaling All-to-all Operations Across Emerging Many-Core
+ *   Supercomputers. In: Workshops of SC '25 (SC Workshops '25), ACM, 2025.
+ *   DOI 10.1145/3731599.3767393
  *
  * Leaders as in multileader (k' = min(k, Q) groups of consecutive local
  * ranks, the lowest leads). Gather to the leaders; leader j of every node

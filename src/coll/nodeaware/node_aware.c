@@ -1,7 +1,14 @@
 /*
- * Node-aware all-to-all (Bienz et al., manycore node-aware alltoall,
- * Algorithm 4, Figure 4; three-step aggregation of the locality-aware
- * neighborhood collectives paper, section 3, without its first step).
+ * Node-aware all-to-all: Algorithm 4 (Figure 4) of
+ *   S. Kinkead, J. Wesley, W. Schonbein, D. DeBonis, M. G. F. Dosanjh,
+ *   A. Bienz. Scaling All-to-all Operations Across Emerging Many-Core
+ *   Supercomputers. In: Workshops of SC '25 (SC Workshops '25), ACM, 2025.
+ *   DOI 10.1145/3731599.3767393
+ * which is the three-step aggregation of Section 3 of
+ *   G. Collom, R. P. Li, A. Bienz. Optimizing Irregular Communication with
+ *   Neighborhood Collectives and Locality-Aware Parallelism. In: Workshops
+ *   of SC '23 (SC-W 2023), ACM, 2023. DOI 10.1145/3624062.3624111
+ * without its first step.
  *
  * Local rank j of node n sends, with the inner algorithm among the ranks of
  * local rank j on all nodes, everything for node m to local rank j of node m
