@@ -4,7 +4,9 @@
  *   xchg-info                    algorithms, topology and default selections
  *   xchg-info --algorithms       every algorithm of every collective, its
  *                                summary and parameters with their ranges
- *   xchg-info --markdown         the same as a Markdown table (for README.md)
+ *   xchg-info --markdown         the same as a Markdown table (for README.md),
+ *                                with each algorithm's reference (README's
+ *                                "References" section lists them in full)
  *   xchg-info --topology         the topology of MPI_COMM_WORLD as xchg sees it
  *   xchg-info --select alltoall --bytes 64
  *                                the algorithm XCHG_Comm_get_algorithm answers
@@ -66,8 +68,8 @@ static void print_cell(const char *text)
 
 static void print_markdown(void)
 {
-    printf("| collective | algorithm | what it does | parameters (default [range]) |\n");
-    printf("|---|---|---|---|\n");
+    printf("| collective | algorithm | what it does | parameters (default [range]) | reference |\n");
+    printf("|---|---|---|---|---|\n");
     for (int c = 0; c < NUM_COLLS; c++) {
         xchg_coll coll = all_colls[c];
         for (int i = 0; i < xchg_registry_count(coll); i++) {
@@ -78,6 +80,8 @@ static void print_markdown(void)
             print_cell(a->summary);
             printf(" | ");
             print_cell(a->num_params ? params : "-");
+            printf(" | ");
+            print_cell(a->reference ? a->reference : "-");
             printf(" |\n");
         }
     }

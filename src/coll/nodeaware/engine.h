@@ -111,13 +111,14 @@ int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choi
      .help = "regions per node (min(g, node size) are used), or numa or socket"}
 
 /* Register `ident` for alltoall and alltoallv; PARAMS(c) lists the
- * parameters for collective c (the inner algorithm's collective). */
-#define XCHG_REGISTER_HIER(ident, fn, text, nparams, PARAMS)                         \
+ * parameters for collective c (the inner algorithm's collective); further
+ * designated initializers (.reference = ...) follow. */
+#define XCHG_REGISTER_HIER(ident, fn, text, nparams, PARAMS, ...)                    \
     const xchg_algorithm xchg_algo_alltoall_##ident = {                              \
         .coll = XCHG_ALLTOALL, .name = #ident, .summary = text, .run = fn,           \
-        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALL)};                     \
+        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALL), __VA_ARGS__};        \
     const xchg_algorithm xchg_algo_alltoallv_##ident = {                             \
         .coll = XCHG_ALLTOALLV, .name = #ident, .summary = text, .run = fn,          \
-        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALLV)};
+        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALLV), __VA_ARGS__};
 
 #endif

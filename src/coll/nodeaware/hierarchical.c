@@ -24,4 +24,5 @@ static int hierarchical(xchg_context *ctx, const xchg_args *a, const xchg_choice
 
 #define PARAMS(c) {XCHG_HIER_PARAM_INNER(c)}
 XCHG_REGISTER_HIER(hierarchical, hierarchical,
-                   "gather to one leader per node, leaders exchange, scatter", 1, PARAMS)
+                   "gather to one leader per node, leaders exchange, scatter", 1, PARAMS,
+                   .reference = "Kinkead et al. 2025")

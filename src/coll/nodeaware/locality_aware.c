@@ -28,4 +28,5 @@ static int locality_aware(xchg_context *ctx, const xchg_args *a, const xchg_choi
 
 #define PARAMS(c) {XCHG_HIER_PARAM_GROUPS, XCHG_HIER_PARAM_INNER(c)}
 XCHG_REGISTER_HIER(locality_aware, locality_aware,
-                   "node-aware exchange with g regions per node", 2, PARAMS)
+                   "node-aware exchange with g regions per node", 2, PARAMS,
+                   .reference = "Kinkead et al. 2025")

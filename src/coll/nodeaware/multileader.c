@@ -26,4 +26,5 @@ static int multileader(xchg_context *ctx, const xchg_args *a, const xchg_choice 
 
 #define PARAMS(c) {XCHG_HIER_PARAM_LEADERS, XCHG_HIER_PARAM_INNER(c)}
 XCHG_REGISTER_HIER(multileader, multileader,
-                   "gather to k leaders per node, all leaders exchange, scatter", 2, PARAMS)
+                   "gather to k leaders per node, all leaders exchange, scatter", 2, PARAMS,
+                   .reference = "Kinkead et al. 2025")

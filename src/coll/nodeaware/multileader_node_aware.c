@@ -27,4 +27,5 @@ static int multileader_node_aware(xchg_context *ctx, const xchg_args *a,
 
 #define PARAMS(c) {XCHG_HIER_PARAM_LEADERS, XCHG_HIER_PARAM_INNER(c)}
 XCHG_REGISTER_HIER(multileader_node_aware, multileader_node_aware,
-                   "gather to k leaders, node-aware exchange among leaders, scatter", 2, PARAMS)
+                   "gather to k leaders, node-aware exchange among leaders, scatter", 2, PARAMS,
+                   .reference = "Kinkead et al. 2025")

@@ -32,4 +32,4 @@ static int node_aware(xchg_context *ctx, const xchg_args *a, const xchg_choice *
 #define PARAMS(c) {XCHG_HIER_PARAM_INNER(c)}
 XCHG_REGISTER_HIER(node_aware, node_aware,
                    "exchange among equal local ranks of all nodes, then within the node", 1,
-                   PARAMS)
+                   PARAMS, .reference = "Kinkead et al. 2025")
