@@ -13,20 +13,14 @@
 #include "select/select.h"
 #include "xchg.h"
 
-/* Run a normalized call: select, run, record what was used. Frees args. */
+/* Run a normalized call: select, find or build the plan, run it. Frees args. */
 static int run_collective(xchg_context *ctx, xchg_args *args)
 {
     xchg_choice choice;
-    xchg_coll coll = args->coll;
-    int rc = xchg_select(ctx, coll, args->uniform_bytes, &choice);
-    if (rc == MPI_SUCCESS) {
-        ctx->scratch_now = ctx->scratch_peak = 0;
-        xchg_phase_begin_call(ctx);
-        rc = choice.algo->run(ctx, args, &choice);
-        ctx->last[coll] = choice;
-        ctx->has_last[coll] = 1;
-        ctx->last_scratch_peak[coll] = ctx->scratch_peak;
-    }
+    xchg_plan *plan;
+    int rc = xchg_select(ctx, args->coll, args->uniform_bytes, &choice);
+    if (rc == MPI_SUCCESS) rc = xchg_plan_get(ctx, &choice, &plan);
+    if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, args);
     xchg_args_free(args);
     return rc;
 }
@@ -82,8 +76,8 @@ int XCHG_Comm_set_algorithm(MPI_Comm comm, const char *collective, const char *s
         ctx->has_override[coll] = 0;
         return MPI_SUCCESS;
     }
-    if (rc == MPI_SUCCESS) rc = xchg_choice_parse(coll, selection, ctx->size, &choice);
-    if (rc == MPI_SUCCESS) rc = xchg_choice_check(ctx, &choice);
+    if (rc == MPI_SUCCESS) rc = xchg_choice_parse(coll, selection, &choice);
+    if (rc == MPI_SUCCESS) rc = xchg_choice_fit(ctx, &choice);
     if (rc == MPI_SUCCESS) {
         ctx->override[coll] = choice;
         ctx->has_override[coll] = 1;

@@ -25,11 +25,11 @@ static int quiet; /* only rank 0 prints errors */
 #define complain(...) (quiet ? 0 : fprintf(stderr, __VA_ARGS__))
 
 /* Append the canonical form of `text` (every parameter written out). */
-static int add(bench_algo_list *list, xchg_coll coll, int nranks, const char *text)
+static int add(bench_algo_list *list, xchg_coll coll, const char *text)
 {
     xchg_choice choice;
     char canonical[256];
-    if (xchg_choice_parse(coll, text, nranks, &choice) != MPI_SUCCESS) return MPI_ERR_ARG;
+    if (xchg_choice_parse(coll, text, &choice) != MPI_SUCCESS) return MPI_ERR_ARG;
     xchg_choice_format(&choice, canonical, sizeof canonical);
     text = canonical;
     char (*grown)[256] = realloc(list->selection, (size_t)(list->count + 1) * sizeof *grown);
@@ -107,7 +107,7 @@ static int expand_one(const bench_options *opt, const char *spec, int nranks,
     xchg_choice check;
     if (strcmp(spec, "all") == 0) {
         for (int i = 0; i < xchg_registry_count(opt->coll); i++)
-            if (add(list, opt->coll, nranks, xchg_registry_get(opt->coll, i)->name) != MPI_SUCCESS) return 1;
+            if (add(list, opt->coll, xchg_registry_get(opt->coll, i)->name) != MPI_SUCCESS) return 1;
         return 0;
     }
     char name[256], params[1024];
@@ -116,7 +116,7 @@ static int expand_one(const bench_options *opt, const char *spec, int nranks,
     snprintf(params, sizeof params, "%s", colon ? colon + 1 : "");
     const xchg_algorithm *algo = xchg_registry_find(opt->coll, name);
     if (!algo) {
-        xchg_choice_parse(opt->coll, spec, nranks, &check);
+        xchg_choice_parse(opt->coll, spec, &check);
         complain( "xchg-bench: --algo %s: %s\n", spec, XCHG_Last_error());
         return 1;
     }
@@ -161,11 +161,11 @@ static int expand_one(const bench_options *opt, const char *spec, int nranks,
     char text[2048];
     if (!sweep_name[0]) {
         snprintf(text, sizeof text, "%s%s%s", name, fixed[0] ? ":" : "", fixed);
-        if (xchg_choice_parse(opt->coll, text, nranks, &check) != MPI_SUCCESS) {
+        if (xchg_choice_parse(opt->coll, text, &check) != MPI_SUCCESS) {
             complain( "xchg-bench: --algo %s: %s\n", spec, XCHG_Last_error());
             return 1;
         }
-        return add(list, opt->coll, nranks, text) != MPI_SUCCESS;
+        return add(list, opt->coll, text) != MPI_SUCCESS;
     }
     const xchg_param_desc *p = NULL;
     for (int i = 0; i < algo->num_params; i++)
@@ -183,11 +183,11 @@ static int expand_one(const bench_options *opt, const char *spec, int nranks,
     for (int i = 0; i < n && !failed; i++) {
         snprintf(text, sizeof text, "%s:%s%s%s=%s", name, fixed, fixed[0] ? "," : "", sweep_name,
                  values[i]);
-        if (xchg_choice_parse(opt->coll, text, nranks, &check) != MPI_SUCCESS) {
+        if (xchg_choice_parse(opt->coll, text, &check) != MPI_SUCCESS) {
             complain( "xchg-bench: --algo %s: %s\n", spec, XCHG_Last_error());
             failed = 1;
         } else {
-            failed = add(list, opt->coll, nranks, text) != MPI_SUCCESS;
+            failed = add(list, opt->coll, text) != MPI_SUCCESS;
         }
     }
     free(values);

@@ -11,28 +11,42 @@
  */
 #include "context.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 
+/* Guards the keyvals and the list of live contexts, which contexts of
+ * different communicators share (MPI_THREAD_MULTIPLE). */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static int context_keyval = MPI_KEYVAL_INVALID;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 static xchg_context *live_contexts;
 
 static void unlink_live(xchg_context *ctx)
 {
+    pthread_mutex_lock(&shared_lock);
     for (xchg_context **p = &live_contexts; *p; p = &(*p)->next_live)
         if (*p == ctx) {
             *p = ctx->next_live;
-            return;
+            break;
         }
+    pthread_mutex_unlock(&shared_lock);
+}
+
+static void link_live(xchg_context *ctx)
+{
+    pthread_mutex_lock(&shared_lock);
+    ctx->next_live = live_contexts;
+    live_contexts = ctx;
+    pthread_mutex_unlock(&shared_lock);
 }
 
 static void context_destroy(xchg_context *ctx)
 {
-    for (int i = 0; i < ctx->num_subcomms; i++) /* MPI_COMM_NULL: not a member (MPI_UNDEFINED) */
-        if (ctx->subcomms[i].comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->subcomms[i].comm);
+    xchg_plan_cache_clear(ctx); /* plans free the sub-communicators they own */
+    if (ctx->node_comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->node_comm);
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
     xchg_topology_free(&ctx->topo);
     unlink_live(ctx);
@@ -67,11 +81,13 @@ static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 static int ensure_keyvals(void)
 {
     int rc = MPI_SUCCESS;
-    if (context_keyval != MPI_KEYVAL_INVALID) return MPI_SUCCESS;
+    pthread_mutex_lock(&shared_lock);
+    if (context_keyval != MPI_KEYVAL_INVALID) goto fail; /* done already */
     XCHG_CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_context, &context_keyval, NULL));
     XCHG_CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &finalize_keyval, NULL));
     XCHG_CHECK(MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL));
 fail:
+    pthread_mutex_unlock(&shared_lock);
     return rc;
 }
 
@@ -92,14 +108,13 @@ int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
     ctx = calloc(1, sizeof *ctx);
     if (!ctx) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
     ctx->user_comm = user_comm;
-    ctx->comm = MPI_COMM_NULL;
+    ctx->comm = ctx->node_comm = MPI_COMM_NULL;
     XCHG_CHECK(MPI_Comm_dup(user_comm, &ctx->comm));
     XCHG_CHECK(MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN));
     XCHG_CHECK(MPI_Comm_rank(ctx->comm, &ctx->rank));
     XCHG_CHECK(MPI_Comm_size(ctx->comm, &ctx->size));
     XCHG_CHECK(xchg_topology_build(ctx->comm, &ctx->topo));
-    ctx->next_live = live_contexts;
-    live_contexts = ctx;
+    link_live(ctx);
     rc = MPI_Comm_set_attr(user_comm, context_keyval, ctx);
     if (rc != MPI_SUCCESS) {
         unlink_live(ctx);
@@ -116,42 +131,26 @@ fail:
     return rc;
 }
 
-int xchg_context_split(xchg_context *ctx, const char *name, int color, int key, MPI_Comm *out)
+int xchg_context_split(xchg_context *ctx, int color, int key, MPI_Comm *out)
 {
     int rc;
-    for (int i = 0; i < ctx->num_subcomms; i++)
-        if (strcmp(ctx->subcomms[i].key, name) == 0) {
-            ctx->subcomms[i].last_use = ++ctx->subcomm_clock;
-            *out = ctx->subcomms[i].comm;
-            return MPI_SUCCESS;
-        }
-    if (strlen(name) >= sizeof ctx->subcomms[0].key)
-        return xchg_error(MPI_ERR_INTERN, "sub-communicator name '%s' is too long", name);
-    int slot = ctx->num_subcomms;
-    if (slot == XCHG_MAX_SUBCOMMS) { /* full: free the least recently used */
-        slot = 0;
-        for (int i = 1; i < ctx->num_subcomms; i++)
-            if (ctx->subcomms[i].last_use < ctx->subcomms[slot].last_use) slot = i;
-        if (ctx->subcomms[slot].comm != MPI_COMM_NULL)
-            XCHG_CHECK(MPI_Comm_free(&ctx->subcomms[slot].comm));
-        ctx->subcomms[slot] = ctx->subcomms[--ctx->num_subcomms];
-        slot = ctx->num_subcomms;
-    }
-    xchg_subcomm *sc = &ctx->subcomms[slot];
-    sc->last_use = ++ctx->subcomm_clock;
-    XCHG_CHECK(MPI_Comm_split(ctx->comm, color, key, &sc->comm));
-    if (sc->comm != MPI_COMM_NULL) XCHG_CHECK(MPI_Comm_set_errhandler(sc->comm, MPI_ERRORS_RETURN));
-    strcpy(sc->key, name);
-    ctx->num_subcomms++;
-    *out = sc->comm;
+    *out = MPI_COMM_NULL;
+    XCHG_CHECK(MPI_Comm_split(ctx->comm, color, key, out));
+    if (*out != MPI_COMM_NULL) XCHG_CHECK(MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN));
+    return MPI_SUCCESS;
 fail:
+    if (*out != MPI_COMM_NULL) MPI_Comm_free(out);
     return rc;
 }
 
 int xchg_context_node_comm(xchg_context *ctx, MPI_Comm *out)
 {
-    return xchg_context_split(ctx, "node", ctx->topo.node_of_rank[ctx->rank],
-                              ctx->topo.local_rank_of[ctx->rank], out);
+    int rc = MPI_SUCCESS;
+    if (ctx->node_comm == MPI_COMM_NULL)
+        rc = xchg_context_split(ctx, ctx->topo.node_of_rank[ctx->rank],
+                                ctx->topo.local_rank_of[ctx->rank], &ctx->node_comm);
+    *out = ctx->node_comm;
+    return rc;
 }
 
 void *xchg_scratch_alloc(xchg_context *ctx, size_t nbytes)

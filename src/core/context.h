@@ -4,8 +4,13 @@
  * communicator) or at MPI_Finalize, whichever comes first. It holds a private
  * duplicate of the communicator for all internal traffic (so xchg's messages
  * never share tag space with the application), the topology, the algorithm
- * chosen for each collective, lazily built sub-communicators and the
- * accounting of scratch memory.
+ * chosen for each collective, the cached plans (plan.h) and the accounting of
+ * scratch memory.
+ *
+ * Threads: a context belongs to its communicator, and MPI requires that
+ * threads do not call collectives on one communicator concurrently; so only
+ * what is shared between contexts (the keyvals and the list of live contexts)
+ * is guarded, by a lock in context.c.
  */
 #ifndef XCHG_CORE_CONTEXT_H
 #define XCHG_CORE_CONTEXT_H
@@ -13,19 +18,18 @@
 #include "pmpi.h"
 #include <stddef.h>
 #include "args.h"
+#include "plan.h"
 #include "registry.h"
 #include "topology.h"
 
-#ifndef XCHG_MAX_SUBCOMMS
-#define XCHG_MAX_SUBCOMMS 64 /* cached sub-communicators per context (LRU) */
-#endif
 #define XCHG_MAX_PHASES 8
 
-typedef struct xchg_subcomm {
-    char key[48];            /* what the sub-communicator is, e.g. "node" */
-    MPI_Comm comm;
-    unsigned long last_use;  /* for evicting the least recently used when full */
-} xchg_subcomm;
+/* A parsed selection string, kept so that the same string is not parsed
+ * again on every call. */
+typedef struct xchg_parsed_selection {
+    char text[256];          /* the string as given ("" when unused) */
+    xchg_choice choice;      /* parsed and fitted to the communicator */
+} xchg_parsed_selection;
 
 /* Time spent in each named phase of the last call (for --breakdown). */
 typedef struct xchg_phase_times {
@@ -49,9 +53,14 @@ typedef struct xchg_context {
     size_t scratch_now, scratch_peak;      /* during the current call */
     size_t last_scratch_peak[XCHG_NUM_COLL];
 
-    int num_subcomms;
-    unsigned long subcomm_clock;
-    xchg_subcomm subcomms[XCHG_MAX_SUBCOMMS];
+    xchg_parsed_selection env_selection[XCHG_NUM_COLL];  /* XCHG_ALLTOALLV etc. */
+    xchg_parsed_selection rule_selection[XCHG_NUM_COLL]; /* the built-in rule's */
+
+    int num_plans;
+    unsigned long plan_clock;
+    xchg_plan *plans[XCHG_MAX_PLANS];     /* cached plans (plan.h) */
+
+    MPI_Comm node_comm;      /* this rank's node (lazily split), or MPI_COMM_NULL */
 
     xchg_phase_times phases;
 
@@ -61,16 +70,13 @@ typedef struct xchg_context {
 /* The context of `user_comm`, created on first use (collective on first use). */
 int xchg_context_get(MPI_Comm user_comm, xchg_context **ctx);
 
-/* A cached sub-communicator: split of ctx->comm by (color, key), created on
- * first request for `name` (collective over ctx->comm) and freed with ctx.
- * When XCHG_MAX_SUBCOMMS are cached, the least recently used one is freed to
- * make room (the same one on every rank, since every rank makes the same
- * requests in the same order); a pointer from an earlier request stays valid
- * until XCHG_MAX_SUBCOMMS - 1 other names have been requested. */
-int xchg_context_split(xchg_context *ctx, const char *name, int color, int key,
-                       MPI_Comm *out);
+/* A new communicator: split of ctx->comm by (color, key), with
+ * MPI_ERRORS_RETURN (collective over ctx->comm). The caller owns it (a plan
+ * frees it with itself); MPI_COMM_NULL for color MPI_UNDEFINED. */
+int xchg_context_split(xchg_context *ctx, int color, int key, MPI_Comm *out);
 
-/* The communicator of this rank's node (split by topology node). */
+/* The communicator of this rank's node (split by topology node on first
+ * request, collective then; owned by the context). */
 int xchg_context_node_comm(xchg_context *ctx, MPI_Comm *out);
 
 /* Scratch memory accounted to the current call: malloc/free plus bookkeeping

@@ -23,7 +23,8 @@
     X(alltoall_testany) X(alltoall_bruck)                                            \
     X(alltoall_hierarchical) X(alltoall_multileader) X(alltoall_node_aware)          \
     X(alltoall_locality_aware) X(alltoall_multileader_node_aware)                    \
-    X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)
+    X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)             \
+    X(alltoallv_mpi) X(alltoall_mpi) X(allgather_mpi)
 
 #define DECLARE(n) extern const xchg_algorithm xchg_algo_##n;
 XCHG_ALGORITHMS(DECLARE)
@@ -142,7 +143,7 @@ static int default_value(const xchg_param_desc *p, int64_t *value)
 
 /* Parse the value text of one parameter. */
 static int parse_value(const xchg_algorithm *algo, const xchg_param_desc *p, const char *text,
-                       int comm_size, int64_t *value)
+                       int64_t *value)
 {
     char valid[700];
     describe_param(p, valid, sizeof valid);
@@ -174,10 +175,9 @@ static int parse_value(const xchg_algorithm *algo, const xchg_param_desc *p, con
     if (end == text || *end != '\0' || errno)
         return xchg_error(MPI_ERR_ARG, "%s: %s=%s is not an integer; valid: %s", algo->name,
                           p->name, text, valid);
-    int64_t lo = p->min, hi = p->max;
-    /* A range [min..P] with P < min (e.g. radix at P = 1) collapses to [min..min]. */
-    int64_t p_max = comm_size > lo ? comm_size : lo;
-    int range_ok = v >= lo && (hi == XCHG_RANGE_P ? (comm_size <= 0 || v <= p_max) : v <= hi);
+    /* A range that ends at P is fitted to each communicator later
+     * (xchg_choice_fit): here only what is invalid everywhere is refused. */
+    int range_ok = v >= p->min && (p->max == XCHG_RANGE_P || v <= p->max);
     if (!range_ok)
         return xchg_error(MPI_ERR_ARG, "%s: %s=%lld is out of range; valid: %s", algo->name,
                           p->name, v, valid);
@@ -185,7 +185,7 @@ static int parse_value(const xchg_algorithm *algo, const xchg_param_desc *p, con
     return MPI_SUCCESS;
 }
 
-int xchg_choice_parse(xchg_coll coll, const char *text, int comm_size, xchg_choice *out)
+int xchg_choice_parse(xchg_coll coll, const char *text, xchg_choice *out)
 {
     char copy[512], names[512];
     int rc = MPI_SUCCESS;
@@ -218,29 +218,33 @@ int xchg_choice_parse(xchg_coll coll, const char *text, int comm_size, xchg_choi
             return xchg_error(MPI_ERR_ARG, "%s has no parameter '%s'; valid: %s", algo->name,
                               item, algo->num_params ? params : "(none)");
         }
-        rc = parse_value(algo, &algo->params[which], eq + 1, comm_size, &choice.value[which]);
+        rc = parse_value(algo, &algo->params[which], eq + 1, &choice.value[which]);
         if (rc != MPI_SUCCESS) return rc;
     }
     *out = choice;
     return MPI_SUCCESS;
 }
 
-int xchg_choice_check(const xchg_context *ctx, const xchg_choice *choice)
+int xchg_choice_fit(const xchg_context *ctx, xchg_choice *choice)
 {
     const xchg_algorithm *algo = choice->algo;
     for (int i = 0; i < algo->num_params; i++) {
         const xchg_param_desc *p = &algo->params[i];
         int64_t p_max = ctx->size > p->min ? ctx->size : p->min; /* [min..P], P < min: min */
-        if (p->kind == XCHG_PARAM_INT && p->max == XCHG_RANGE_P && choice->value[i] > p_max) {
-            char valid[700];
-            describe_param(p, valid, sizeof valid);
-            return xchg_error(MPI_ERR_ARG, "%s: %s=%" PRId64 " is out of range for P=%d; valid: %s",
-                              algo->name, p->name, choice->value[i], ctx->size, valid);
-        }
+        if (p->kind == XCHG_PARAM_INT && p->max == XCHG_RANGE_P && choice->value[i] > p_max)
+            choice->value[i] = p_max;
     }
     const char *why = algo->applicable ? algo->applicable(ctx, choice) : NULL;
     if (why) return xchg_error(MPI_ERR_ARG, "%s cannot run here: %s", algo->name, why);
     return MPI_SUCCESS;
+}
+
+int xchg_choice_equal(const xchg_choice *a, const xchg_choice *b)
+{
+    if (a->algo != b->algo) return 0;
+    for (int i = 0; i < a->algo->num_params; i++)
+        if (a->value[i] != b->value[i]) return 0;
+    return 1;
 }
 
 void xchg_choice_format(const xchg_choice *choice, char *buf, size_t len)
@@ -265,24 +269,11 @@ void xchg_choice_format(const xchg_choice *choice, char *buf, size_t len)
     }
 }
 
-int64_t xchg_choice_param(const xchg_choice *choice, const char *name)
+xchg_choice xchg_choice_inner(const xchg_choice *choice, int param)
 {
-    for (int i = 0; i < choice->algo->num_params; i++)
-        if (strcmp(choice->algo->params[i].name, name) == 0) return choice->value[i];
-    fprintf(stderr, "xchg: internal error: %s has no parameter %s\n", choice->algo->name, name);
-    abort();
-}
-
-xchg_choice xchg_choice_inner(const xchg_choice *choice, const char *name)
-{
-    xchg_choice inner = {0};
-    for (int i = 0; i < choice->algo->num_params; i++) {
-        const xchg_param_desc *p = &choice->algo->params[i];
-        if (p->kind == XCHG_PARAM_ALGO && strcmp(p->name, name) == 0) {
-            inner.algo = xchg_registry_get(p->algo_coll, (int)choice->value[i]);
-            for (int j = 0; j < inner.algo->num_params; j++)
-                default_value(&inner.algo->params[j], &inner.value[j]);
-        }
-    }
+    const xchg_param_desc *p = &choice->algo->params[param];
+    xchg_choice inner = {.algo = xchg_registry_get(p->algo_coll, (int)choice->value[param])};
+    for (int j = 0; j < inner.algo->num_params; j++)
+        default_value(&inner.algo->params[j], &inner.value[j]);
     return inner;
 }

@@ -39,10 +39,24 @@ typedef struct xchg_param_desc {
 } xchg_param_desc;
 
 struct xchg_context;
+struct xchg_plan;
 struct xchg_choice;
 
-typedef int (*xchg_algo_fn)(struct xchg_context *ctx, const xchg_args *args,
-                            const struct xchg_choice *choice);
+/*
+ * An algorithm's three stages (see src/core/plan.h):
+ *   init: build the plan's state from what every rank knows (the context's
+ *         topology, the choice, the block size; for a persistent plan also the
+ *         call's fixed arguments). May communicate on plan->ctx->comm: every
+ *         rank builds the same plan at the same call. NULL: nothing to set up.
+ *   run:  one call. `ctx` accounts the call's scratch memory and phase times:
+ *         the plan's own context for a top-level call, the outer call's for
+ *         an inner exchange (src/core/compose.c). Messages go on args->comm.
+ *   free: release what init built. NULL when init is NULL.
+ */
+typedef int (*xchg_init_fn)(struct xchg_plan *plan);
+typedef int (*xchg_run_fn)(struct xchg_context *ctx, const xchg_args *args,
+                           const struct xchg_plan *plan);
+typedef void (*xchg_free_fn)(struct xchg_plan *plan);
 
 /* Why the algorithm cannot run with these parameters on this communicator,
  * or NULL when it can. */
@@ -55,9 +69,12 @@ typedef struct xchg_algorithm {
     const char *summary;       /* one line for listings */
     const char *reference;     /* the publication it follows, short form
                                   ("Fan et al., IPDPS 2024"); NULL: none */
-    xchg_algo_fn run;
+    xchg_init_fn init;
+    xchg_run_fn run;
+    xchg_free_fn free;
     int num_params;
-    xchg_param_desc params[XCHG_MAX_PARAMS];
+    xchg_param_desc params[XCHG_MAX_PARAMS]; /* index i describes choice.value[i]; files
+                                                name the indices with an enum */
     xchg_applicable_fn applicable; /* NULL: applicable everywhere */
     int is_flat;               /* usable as an inner exchange of hierarchical ones */
 } xchg_algorithm;
@@ -73,22 +90,29 @@ const xchg_algorithm *xchg_registry_get(xchg_coll coll, int index);
 const xchg_algorithm *xchg_registry_find(xchg_coll coll, const char *name);
 int xchg_registry_index(const xchg_algorithm *algo);
 
-/* Parse "name[:p=v,...]" for `coll`. Ranges that depend on P are checked
- * against `comm_size` when it is > 0. MPI_ERR_ARG with a message that names
- * the valid choices on failure. */
-int xchg_choice_parse(xchg_coll coll, const char *text, int comm_size, xchg_choice *out);
+/* Parse "name[:p=v,...]" for `coll`. Values are checked against the ranges
+ * that hold on every communicator; MPI_ERR_ARG with a message that names the
+ * valid choices on failure. */
+int xchg_choice_parse(xchg_coll coll, const char *text, xchg_choice *out);
 
-/* Check P-dependent ranges and applicability for a communicator. */
-int xchg_choice_check(const struct xchg_context *ctx, const xchg_choice *choice);
+/* Fit a parsed choice to a communicator: a parameter whose range ends at P
+ * (radix, leaders, groups) is clamped to max(P, its minimum), which keeps its
+ * meaning (a radix of P or more is the linear exchange; min(k, node size)
+ * leaders are used anyway). So one selection string serves every
+ * communicator of a program. Then applicability: MPI_ERR_ARG when the
+ * algorithm cannot run here (e.g. pairwise:order=xor at a P that is not a
+ * power of two). */
+int xchg_choice_fit(const struct xchg_context *ctx, xchg_choice *choice);
+
+/* Two choices select the same algorithm with the same parameter values. */
+int xchg_choice_equal(const xchg_choice *a, const xchg_choice *b);
 
 /* Write the full selection string, every parameter included. */
 void xchg_choice_format(const xchg_choice *choice, char *buf, size_t buflen);
 
-/* Value of the parameter called `name` (which must exist). */
-int64_t xchg_choice_param(const xchg_choice *choice, const char *name);
-
-/* The inner algorithm named by an XCHG_PARAM_ALGO parameter, with its defaults. */
-xchg_choice xchg_choice_inner(const xchg_choice *choice, const char *name);
+/* The choice of the flat algorithm named by the XCHG_PARAM_ALGO parameter at
+ * index `param`, with its defaults. */
+xchg_choice xchg_choice_inner(const xchg_choice *choice, int param);
 
 /* Resolve a range bound (XCHG_RANGE_P -> comm_size). */
 int64_t xchg_range_bound(int64_t bound, int comm_size);

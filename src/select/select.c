@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../core/error.h"
 #include "xchg.h"
@@ -41,24 +42,42 @@ static const char *default_rule(const xchg_context *ctx, xchg_coll coll, int64_t
     }
 }
 
+/* `text` parsed and fitted to ctx, from `memo` when it holds the same text. */
+static int parse_memoized(xchg_context *ctx, xchg_coll coll, const char *text,
+                          xchg_parsed_selection *memo, xchg_choice *out)
+{
+    if (strcmp(memo->text, text) == 0) {
+        *out = memo->choice;
+        return MPI_SUCCESS;
+    }
+    xchg_choice choice;
+    int rc = xchg_choice_parse(coll, text, &choice);
+    if (rc == MPI_SUCCESS) rc = xchg_choice_fit(ctx, &choice);
+    if (rc != MPI_SUCCESS) return rc;
+    if (strlen(text) < sizeof memo->text) { /* longer strings are just not kept */
+        strcpy(memo->text, text);
+        memo->choice = choice;
+    }
+    *out = choice;
+    return MPI_SUCCESS;
+}
+
 int xchg_select(xchg_context *ctx, xchg_coll coll, int64_t bytes_per_peer, xchg_choice *out)
 {
-    int rc;
     if (ctx->has_override[coll]) {
         *out = ctx->override[coll];
-        return xchg_choice_check(ctx, out);
+        return MPI_SUCCESS; /* fitted when it was set */
     }
     const char *env = getenv(env_names[coll]);
     if (env && *env) {
-        rc = xchg_choice_parse(coll, env, ctx->size, out);
+        int rc = parse_memoized(ctx, coll, env, &ctx->env_selection[coll], out);
         if (rc != MPI_SUCCESS) {
             char detail[1024];
             snprintf(detail, sizeof detail, "%s", XCHG_Last_error());
             return xchg_error(rc, "%s: %s", env_names[coll], detail);
         }
-        return xchg_choice_check(ctx, out);
+        return MPI_SUCCESS;
     }
-    rc = xchg_choice_parse(coll, default_rule(ctx, coll, bytes_per_peer), ctx->size, out);
-    if (rc != MPI_SUCCESS) return rc;
-    return xchg_choice_check(ctx, out);
+    return parse_memoized(ctx, coll, default_rule(ctx, coll, bytes_per_peer),
+                          &ctx->rule_selection[coll], out);
 }

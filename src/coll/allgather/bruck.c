@@ -18,9 +18,9 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
-static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
-    (void)choice;
+    (void)plan;
     const int P = a->size, me = a->rank;
     const size_t m = (size_t)a->uniform_bytes;
     int rc = MPI_SUCCESS;

@@ -49,9 +49,9 @@ static int post_group(const xchg_args *a, int p2, int rank, int d, int peer, int
     return rc;
 }
 
-static int recursive_doubling(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+static int recursive_doubling(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
-    (void)ctx; (void)choice;
+    (void)ctx; (void)plan;
     const int P = a->size, me = a->rank;
     int p2 = 1, rc = MPI_SUCCESS, n = 0;
     MPI_Request reqs[4];

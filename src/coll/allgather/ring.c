@@ -14,9 +14,9 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
-static int ring(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+static int ring(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
-    (void)ctx; (void)choice;
+    (void)ctx; (void)plan;
     const int P = a->size, me = a->rank;
     const xchg_side *r = &a->recv;
     int rc = MPI_SUCCESS;

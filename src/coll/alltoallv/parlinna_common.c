@@ -40,8 +40,10 @@
 #include "parlinna_common.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../../core/compose.h"
 #include "../../core/error.h"
 #include "parlogna.h"
 
@@ -84,21 +86,6 @@ static int pack_super_blocks(const xchg_args *a, const xchg_topology *tp, int n,
     }
 fail:
     return rc;
-}
-
-/* Fill one side of the node-local byte exchange from its sizes. */
-static int64_t byte_side(xchg_side *side, int Q, int *counts, int64_t *offsets, int64_t *bytes)
-{
-    int64_t total = 0;
-    for (int t = 0; t < Q; t++) {
-        counts[t] = (int)bytes[t];
-        offsets[t] = total;
-        total += bytes[t];
-    }
-    side->counts = counts;
-    side->offsets = offsets;
-    side->bytes = bytes;
-    return total;
 }
 
 /* Split the received super-blocks: own node -> receive buffer, the rest -> st. */
@@ -159,70 +146,89 @@ fail:
     return rc;
 }
 
-int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, int64_t radix,
+void xchg_parlinna_free(xchg_plan *plan)
+{
+    parlinna_state *ps = plan->state;
+    if (ps) xchg_plan_free(ps->whole);
+    free(ps);
+    plan->state = NULL;
+}
+
+int xchg_parlinna_init(xchg_plan *plan)
+{
+    xchg_context *ctx = plan->ctx;
+    int rc = MPI_SUCCESS;
+    parlinna_state *ps = calloc(1, sizeof *ps);
+    if (!ps) return xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
+    plan->state = ps;
+    ps->intra.algo = xchg_registry_find(XCHG_ALLTOALLV, "parlogna");
+    if (!ps->intra.algo) {
+        rc = xchg_error(MPI_ERR_INTERN, "parlinna: parlogna is not registered");
+        goto fail;
+    }
+    ps->intra.value[XCHG_PARLOGNA_RADIX] = plan->choice.value[XCHG_PARLINNA_RADIX];
+    ps->intra.value[XCHG_PARLOGNA_BOUNCE] = XCHG_PARLOGNA_BOUNCE_WAVE;
+    if (ctx->topo.num_nodes == 1) {
+        xchg_choice whole = ps->intra;
+        XCHG_CHECK(xchg_choice_fit(ctx, &whole));
+        XCHG_CHECK(xchg_plan_create(ctx, &whole, plan->fixed, &ps->whole));
+    } else {
+        XCHG_CHECK(xchg_context_node_comm(ctx, &ps->node_comm));
+    }
+fail:
+    if (rc != MPI_SUCCESS) xchg_parlinna_free(plan);
+    return rc;
+}
+
+int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, const parlinna_state *ps,
                         parlinna_staged *st)
 {
     const xchg_topology *tp = &ctx->topo;
     const int n = tp->node_of_rank[a->rank], Q = tp->node_size[n];
     int rc = MPI_SUCCESS;
-    char *A = NULL, *C = NULL, *arrays = NULL;
+    char *A = NULL, *C = NULL;
     int64_t send_total = 0, recv_total = 0;
-    size_t arrays_bytes = 2 * (size_t)Q * (sizeof(int) + 2 * sizeof(int64_t));
-    MPI_Comm node_comm;
+    size_t arrays_bytes = 4 * (size_t)Q * sizeof(int64_t);
+    int64_t *send_offsets = xchg_scratch_alloc(ctx, arrays_bytes);
 
     memset(st, 0, sizeof *st);
     st->node = n;
     st->local = tp->local_rank_of[a->rank];
     st->node_size = Q;
-    XCHG_CHECK(xchg_context_node_comm(ctx, &node_comm));
-
-    arrays = xchg_scratch_alloc(ctx, arrays_bytes);
-    if (!arrays) {
-        rc = xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
-        goto fail;
-    }
-    xchg_args na;
-    memset(&na, 0, sizeof na);
-    int64_t *send_offsets = (int64_t *)arrays, *send_bytes = send_offsets + Q;
-    int64_t *recv_offsets = send_bytes + Q, *recv_bytes = recv_offsets + Q;
-    int *send_counts = (int *)(recv_bytes + Q), *recv_counts = send_counts + Q;
+    if (!send_offsets) return xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
+    int64_t *send_bytes = send_offsets + Q, *recv_offsets = send_bytes + Q,
+            *recv_bytes = recv_offsets + Q;
     for (int t = 0; t < Q; t++) {
         send_bytes[t] = (int64_t)sizeof(int64_t) * count_served(tp, n, t);
         for (int m = 0; m < tp->num_nodes; m++)
             for (int j = t; j < tp->node_size[m]; j += Q)
                 send_bytes[t] += a->send.bytes[xchg_rank_on_node(tp, m, j)];
-        if (send_bytes[t] > INT_MAX) {
-            rc = xchg_error(MPI_ERR_COUNT, "parlinna: %lld bytes for one local rank is too "
-                            "many", (long long)send_bytes[t]);
-            goto fail;
-        }
     }
-    XCHG_CHECK(MPI_Alltoall(send_bytes, 1, MPI_INT64_T, recv_bytes, 1, MPI_INT64_T, node_comm));
-
-    na.coll = XCHG_ALLTOALLV;
-    na.comm = node_comm;
-    na.rank = st->local;
-    na.size = Q;
-    na.uniform_bytes = -1;
-    XCHG_CHECK(xchg_type_describe(MPI_BYTE, &na.send.type));
-    XCHG_CHECK(xchg_type_describe(MPI_BYTE, &na.recv.type));
-    send_total = byte_side(&na.send, Q, send_counts, send_offsets, send_bytes);
-    recv_total = byte_side(&na.recv, Q, recv_counts, recv_offsets, recv_bytes);
-    A = na.send.buf = xchg_scratch_alloc(ctx, (size_t)send_total);
-    C = na.recv.buf = xchg_scratch_alloc(ctx, (size_t)recv_total);
+    XCHG_CHECK(MPI_Alltoall(send_bytes, 1, MPI_INT64_T, recv_bytes, 1, MPI_INT64_T,
+                            ps->node_comm));
+    for (int t = 0; t < Q; t++) {
+        send_offsets[t] = send_total;
+        recv_offsets[t] = recv_total;
+        send_total += send_bytes[t];
+        recv_total += recv_bytes[t];
+    }
+    A = xchg_scratch_alloc(ctx, (size_t)send_total);
+    C = xchg_scratch_alloc(ctx, (size_t)recv_total);
     if ((send_total && !A) || (recv_total && !C)) {
         rc = xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
         goto fail;
     }
     XCHG_CHECK(pack_super_blocks(a, tp, n, A, send_offsets));
-    XCHG_CHECK(xchg_parlogna_exchange(ctx, &na, radix, XCHG_PARLOGNA_BOUNCE_WAVE));
+    /* A super-block over INT_MAX bytes is MPI_ERR_COUNT there. */
+    XCHG_CHECK(xchg_run_inner(ctx, ps->node_comm, &ps->intra, A, send_offsets, send_bytes, C,
+                              recv_offsets, recv_bytes));
     xchg_scratch_free(ctx, A, (size_t)send_total);
     A = NULL;
     XCHG_CHECK(unpack_super_blocks(ctx, a, C, recv_offsets, st));
 fail:
     xchg_scratch_free(ctx, A, (size_t)send_total);
     xchg_scratch_free(ctx, C, (size_t)recv_total);
-    xchg_scratch_free(ctx, arrays, arrays_bytes);
+    xchg_scratch_free(ctx, send_offsets, arrays_bytes);
     return rc;
 }
 

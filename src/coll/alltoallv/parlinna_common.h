@@ -10,6 +10,7 @@
 
 #include "../../core/args.h"
 #include "../../core/context.h"
+#include "../../core/plan.h"
 
 /* What the intra-node phase leaves for the inter-node phase: the blocks of
  * this node for the ranks of other nodes this rank serves, compacted (no gaps)
@@ -37,10 +38,22 @@ static inline int64_t parlinna_block_bytes(const parlinna_staged *st, int d, int
     return st->block_offset[d * st->node_size + i + 1] - st->block_offset[d * st->node_size + i];
 }
 
-/* Intra-node phase: ParLogNa with `radix` (clamped to the node size) among
- * the ranks of each node; blocks for the own node land in the receive
- * buffer, the others in `st`. */
-int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, int64_t radix,
+/* A ParLinNa plan: the intra-node exchange and what it runs on. */
+typedef struct parlinna_state {
+    xchg_choice intra;        /* parlogna:radix=r,bounce=wave */
+    xchg_plan *whole;         /* one node only: that ParLogNa on the whole
+                                 communicator (owned); else NULL */
+    MPI_Comm node_comm;       /* this rank's node (the context's) */
+} parlinna_state;
+
+/* Plan stages shared by both variants: init reads radix, builds the above. */
+int xchg_parlinna_init(xchg_plan *plan);
+void xchg_parlinna_free(xchg_plan *plan);
+
+/* Intra-node phase: ParLogNa (the plan's `intra`, radix clamped to the node
+ * size) among the ranks of each node; blocks for the own node land in the
+ * receive buffer, the others in `st`. */
+int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, const parlinna_state *ps,
                         parlinna_staged *st);
 void xchg_parlinna_staged_free(xchg_context *ctx, parlinna_staged *st);
 
@@ -49,12 +62,13 @@ int xchg_parlinna_max_served_per_node(const xchg_context *ctx);
 
 /* The parameters both variants take (radix of the intra-node ParLogNa, batch
  * of the inter-node scattered exchange). */
+enum { XCHG_PARLINNA_RADIX = 0, XCHG_PARLINNA_BATCH = 1 };
 #define XCHG_PARLINNA_PARAMS                                                         \
-    .num_params = 2,                                                                 \
-    .params = {{.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,         \
+    .init = xchg_parlinna_init, .free = xchg_parlinna_free, .num_params = 2,         \
+    .params = {[XCHG_PARLINNA_RADIX] = {.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,         \
                 .max = XCHG_RANGE_P,                                                 \
                 .help = "intra-node ParLogNa radix (clamped to the node size)"},     \
-               {.name = "batch", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,         \
+               [XCHG_PARLINNA_BATCH] = {.name = "batch", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,         \
                 .max = XCHG_RANGE_MAXINT, .help = "inter-node steps in flight"}}
 
 #endif

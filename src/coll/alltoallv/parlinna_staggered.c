@@ -25,24 +25,24 @@
 #include "parlinna_common.h"
 #include "parlogna.h"
 
-static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     const xchg_topology *tp = &ctx->topo;
-    const int64_t radix = xchg_choice_param(choice, "radix");
+    const parlinna_state *ps = plan->state;
     const int N = tp->num_nodes;
-    if (N == 1) return xchg_parlogna_exchange(ctx, a, radix, XCHG_PARLOGNA_BOUNCE_WAVE);
+    if (N == 1) return xchg_plan_run(ctx, ps->whole, a);
     int rc = MPI_SUCCESS, nreq = 0, qmax = 0;
     for (int m = 0; m < N; m++)
         if (tp->node_size[m] > qmax) qmax = tp->node_size[m];
     const int64_t steps = (int64_t)(N - 1) * qmax;
-    int64_t batch = xchg_choice_param(choice, "batch");
+    int64_t batch = plan->choice.value[XCHG_PARLINNA_BATCH];
     if (batch > steps) batch = steps;
     const int per_step = 1 + xchg_parlinna_max_served_per_node(ctx);
     size_t reqs_bytes = (size_t)batch * per_step * sizeof(MPI_Request);
     MPI_Request *reqs = NULL;
     parlinna_staged st = {0};
 
-    XCHG_CHECK(xchg_parlinna_intra(ctx, a, radix, &st));
+    XCHG_CHECK(xchg_parlinna_intra(ctx, a, ps, &st));
     xchg_phase_end(ctx, "intra-node");
     const int n = st.node, l = st.local, Q = st.node_size;
     reqs = xchg_scratch_alloc(ctx, reqs_bytes);

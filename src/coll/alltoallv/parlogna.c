@@ -103,6 +103,7 @@
 #include "parlogna.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/bundle.h"
@@ -195,6 +196,9 @@ typedef struct round_env {
     int64_t smax, pw; /* slot size; r^x */
     int r, to, from;  /* radix; this round's peers */
     int bounce_copy;  /* bounce=copy: bounced blocks leave T through a copy */
+    const int64_t *meta_log; /* persistent plan: every round's metadata, known at
+                                init (NULL: exchanged in each round) */
+    int64_t meta_pos;        /* next entry of meta_log */
 } round_env;
 
 /* Where the block at position k of the round is read from: the send buffer
@@ -318,10 +322,14 @@ static int run_round(round_env *e, int z)
         }
     /* Phase 1: the sizes of the blocks forwarded (none in the rounds of the
      * highest digit, so r >= P-1 sends no metadata at all). */
-    if (nforward > 0)
+    if (nforward > 0 && e->meta_log) {
+        memcpy(s->meta_in, e->meta_log + e->meta_pos, (size_t)nforward * sizeof(int64_t));
+        e->meta_pos += nforward;
+    } else if (nforward > 0) {
         XCHG_CHECK(MPI_Sendrecv(s->meta_out, nforward, MPI_INT64_T, e->to, TAG_META,
                                 s->meta_in, nforward, MPI_INT64_T, e->from, TAG_META, a->comm,
                                 MPI_STATUS_IGNORE));
+    }
     for (int k = nforward; k < n; k++)
         s->meta_in[k] = a->recv.bytes[(me - s->index[k] + P) % P];
 
@@ -368,57 +376,132 @@ fail:
     return rc;
 }
 
-int xchg_parlogna_exchange(xchg_context *ctx, const xchg_args *a, int64_t radix,
-                           xchg_parlogna_bounce bounce)
+/* What a ParLogNa plan holds. */
+typedef struct parlogna_state {
+    digits_plan digits;
+    int bounce_copy;
+    int64_t smax;        /* persistent plan: S_max, agreed at init; else -1 */
+    int64_t *meta_log;   /* persistent plan: the metadata of every round, in order */
+} parlogna_state;
+
+/* The largest block any rank sends (collective), at most INT_MAX. */
+static int agree_smax(const xchg_args *a, int64_t *smax)
 {
+    int rc;
+    int64_t local_max = 0;
+    for (int p = 0; p < a->size; p++)
+        if (a->send.bytes[p] > local_max) local_max = a->send.bytes[p];
+    XCHG_CHECK(MPI_Allreduce(&local_max, smax, 1, MPI_INT64_T, MPI_MAX, a->comm));
+    if (*smax > INT_MAX)
+        return xchg_error(MPI_ERR_COUNT, "parlogna: blocks of %lld bytes are too large to "
+                          "forward", (long long)*smax);
+fail:
+    return rc;
+}
+
+/*
+ * Persistent plan: the counts are fixed, so every round's metadata (the
+ * sizes of the blocks forwarded) is too. Exchange it once, here, along the
+ * same schedule as run_round, and log it in round order.
+ */
+static int record_metadata(const xchg_args *a, parlogna_state *st)
+{
+    const digits_plan *d = &st->digits;
+    const int P = a->size, me = a->rank, r = d->r;
+    int rc = MPI_SUCCESS;
+    int64_t *held = NULL, *out = NULL, logged = 0, capacity = (int64_t)d->rounds * d->max_round;
+    int *index = NULL;
+    XCHG_ALLOC(held, (size_t)P * sizeof(int64_t));
+    XCHG_ALLOC(out, (size_t)d->max_round * sizeof(int64_t) + 1);
+    XCHG_ALLOC(index, (size_t)d->max_round * sizeof(int) + 1);
+    XCHG_ALLOC(st->meta_log, (size_t)capacity * sizeof(int64_t) + 1);
+    for (int i = 0; i < P; i++) held[i] = -1;
+    for (int64_t pw = 1; pw < P; pw *= r)
+        for (int z = 1; z < r && z * pw < P; z++) {
+            int n = 0, to = (int)((me + pw * z) % P), from = (int)((me - pw * z % P + P) % P);
+            for (int64_t i = z * pw; i < P; i++)
+                if ((i / pw) % r == z && i / (pw * r) != 0) {
+                    index[n] = (int)i;
+                    out[n++] = i % pw == 0 ? a->send.bytes[(me + i) % P] : held[i];
+                }
+            for (int64_t i = z * pw; i < P; i++) /* sent away: the slot empties */
+                if ((i / pw) % r == z) held[i] = -1;
+            if (n == 0) continue;
+            int64_t *in = st->meta_log + logged;
+            XCHG_CHECK(MPI_Sendrecv(out, n, MPI_INT64_T, to, TAG_META, in, n, MPI_INT64_T, from,
+                                    TAG_META, a->comm, MPI_STATUS_IGNORE));
+            for (int k = 0; k < n; k++) held[index[k]] = in[k];
+            logged += n;
+        }
+fail:
+    free(held);
+    free(out);
+    free(index);
+    return rc;
+}
+
+static void parlogna_free(xchg_plan *plan)
+{
+    parlogna_state *st = plan->state;
+    if (st) free(st->meta_log);
+    free(st);
+    plan->state = NULL;
+}
+
+static int parlogna_init(xchg_plan *plan)
+{
+    const int P = plan->ctx->size;
+    const int64_t radix = plan->choice.value[XCHG_PARLOGNA_RADIX];
+    int rc = MPI_SUCCESS;
+    parlogna_state *st = calloc(1, sizeof *st);
+    if (!st) return xchg_error(MPI_ERR_NO_MEM, "parlogna: out of memory");
+    plan->state = st;
+    plan_digits(P, radix < P ? (int)radix : (P > 1 ? P : 2), &st->digits);
+    st->bounce_copy = plan->choice.value[XCHG_PARLOGNA_BOUNCE] == XCHG_PARLOGNA_BOUNCE_COPY;
+    st->smax = -1;
+    if (plan->fixed && P > 1) {
+        if (st->digits.slots > 0) XCHG_CHECK(agree_smax(plan->fixed, &st->smax));
+        else st->smax = 0;
+        XCHG_CHECK(record_metadata(plan->fixed, st));
+    }
+fail:
+    if (rc != MPI_SUCCESS) parlogna_free(plan);
+    return rc;
+}
+
+static int parlogna_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+{
+    const parlogna_state *st = plan->state;
+    const digits_plan *d = &st->digits;
     const int P = a->size;
     int rc = MPI_SUCCESS;
-    digits_plan plan;
     char *state_mem = NULL, *T = NULL;
     size_t state_size = 0, T_size = 0;
     round_state s;
 
     XCHG_CHECK(xchg_copy_self_block(a));
     if (P == 1) return MPI_SUCCESS;
-    plan_digits(P, radix < P ? (int)radix : P, &plan);
-
-    int64_t smax = 0;
-    if (plan.slots > 0) {
-        int64_t local_max = 0;
-        for (int p = 0; p < P; p++)
-            if (a->send.bytes[p] > local_max) local_max = a->send.bytes[p];
-        XCHG_CHECK(MPI_Allreduce(&local_max, &smax, 1, MPI_INT64_T, MPI_MAX, a->comm));
-        if (smax > INT_MAX) {
-            rc = xchg_error(MPI_ERR_COUNT, "parlogna: blocks of %lld bytes are too large to "
-                            "forward", (long long)smax);
-            goto fail;
-        }
-    }
-    state_size = state_bytes(P, plan.max_round);
-    T_size = (size_t)plan.slots * (size_t)smax;
+    int64_t smax = st->smax >= 0 ? st->smax : 0;
+    if (st->smax < 0 && d->slots > 0) XCHG_CHECK(agree_smax(a, &smax));
+    state_size = state_bytes(P, d->max_round);
+    T_size = (size_t)d->slots * (size_t)smax;
     state_mem = xchg_scratch_alloc(ctx, state_size);
     T = xchg_scratch_alloc(ctx, T_size);
     if (!state_mem || (T_size && !T)) {
         rc = xchg_error(MPI_ERR_NO_MEM, "parlogna: out of memory (%zu bytes)", state_size + T_size);
         goto fail;
     }
-    state_carve(&s, state_mem, P, plan.max_round);
+    state_carve(&s, state_mem, P, d->max_round);
     for (int i = 0; i < P; i++) s.held[i] = -1;
 
-    round_env e = {.ctx = ctx, .a = a, .s = &s, .T = T, .smax = smax, .r = plan.r,
-                   .bounce_copy = bounce == XCHG_PARLOGNA_BOUNCE_COPY};
-    for (e.pw = 1; e.pw < P; e.pw *= plan.r)
-        for (int z = 1; z < plan.r && z * e.pw < P; z++) XCHG_CHECK(run_round(&e, z));
+    round_env e = {.ctx = ctx, .a = a, .s = &s, .T = T, .smax = smax, .r = d->r,
+                   .bounce_copy = st->bounce_copy, .meta_log = st->meta_log};
+    for (e.pw = 1; e.pw < P; e.pw *= d->r)
+        for (int z = 1; z < d->r && z * e.pw < P; z++) XCHG_CHECK(run_round(&e, z));
 fail:
     xchg_scratch_free(ctx, T, T_size);
     xchg_scratch_free(ctx, state_mem, state_size);
     return rc;
-}
-
-static int parlogna(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
-{
-    return xchg_parlogna_exchange(ctx, a, xchg_choice_param(choice, "radix"),
-                                  (xchg_parlogna_bounce)xchg_choice_param(choice, "bounce"));
 }
 
 static const char *const bounce_names[] = {"wave", "copy", NULL};
@@ -428,13 +511,15 @@ const xchg_algorithm xchg_algo_alltoallv_parlogna = {
     .name = "parlogna",
     .summary = "radix-r non-uniform Bruck, metadata then data per round (ParLogNa)",
     .reference = "Fan et al. 2025",
-    .run = parlogna,
+    .init = parlogna_init,
+    .run = parlogna_run,
+    .free = parlogna_free,
     .num_params = 2,
-    .params = {{.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,
+    .params = {[XCHG_PARLOGNA_RADIX] = {.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,
                 .max = XCHG_RANGE_P,
                 .help = "base of the block-index digits: 2 = log2 P rounds, "
                         ">= P-1 = linear"},
-               {.name = "bounce", .kind = XCHG_PARAM_ENUM, .def = XCHG_PARLOGNA_BOUNCE_WAVE,
+               [XCHG_PARLOGNA_BOUNCE] = {.name = "bounce", .kind = XCHG_PARAM_ENUM, .def = XCHG_PARLOGNA_BOUNCE_WAVE,
                 .names = bounce_names,
                 .help = "blocks forwarded twice in a row: extra messages (wave, T only) or "
                         "a copy (one message per round, more scratch)"}},

@@ -11,9 +11,9 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
-static int linear(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+static int linear(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
-    (void)choice;
+    (void)plan;
     int rc = MPI_SUCCESS, n = 0;
     size_t nbytes = 2 * (size_t)a->size * sizeof(MPI_Request);
     MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);

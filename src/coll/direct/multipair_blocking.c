@@ -14,10 +14,12 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
-static int multipair_blocking(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+enum { PARAM_STRIDE };
+
+static int multipair_blocking(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     int rc = MPI_SUCCESS;
-    int64_t stride_param = xchg_choice_param(choice, "stride");
+    int64_t stride_param = plan->choice.value[PARAM_STRIDE];
     int stride = stride_param < a->size ? (int)stride_param : a->size;
     size_t nbytes = 2 * (size_t)stride * sizeof(MPI_Request);
     MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);
@@ -36,6 +38,6 @@ XCHG_REGISTER_DIRECT(multipair_blocking, .name = "multipair_blocking",
                      .summary = "`stride` pairs posted together, Waitall per group",
                      .reference = "Namugwanya et al. 2023",
                      .run = multipair_blocking, .num_params = 1,
-                     .params = {{.name = "stride", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
+                     .params = {[PARAM_STRIDE] = {.name = "stride", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
                                  .max = XCHG_RANGE_MAXINT,
                                  .help = "pairs per group (the paper tries 5, 10, 15)"}})

@@ -15,9 +15,9 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
-static int nonblocking(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+static int nonblocking(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
-    (void)choice;
+    (void)plan;
     int rc = MPI_SUCCESS;
     size_t nbytes = 2 * (size_t)a->size * sizeof(MPI_Request);
     MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);

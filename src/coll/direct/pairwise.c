@@ -19,13 +19,14 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
+enum { PARAM_ORDER };
 enum { ORDER_SHIFT, ORDER_XOR };
 static const char *const order_names[] = {"shift", "xor", NULL};
 
-static int pairwise(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+static int pairwise(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     (void)ctx;
-    int rc = MPI_SUCCESS, xor_order = xchg_choice_param(choice, "order") == ORDER_XOR;
+    int rc = MPI_SUCCESS, xor_order = plan->choice.value[PARAM_ORDER] == ORDER_XOR;
     XCHG_CHECK(xchg_copy_self_block(a));
     for (int i = 1; i < a->size; i++) {
         int to = xor_order ? a->rank ^ i : xchg_send_peer(a, i);
@@ -44,7 +45,7 @@ fail:
 static const char *needs_power_of_two(const xchg_context *ctx, const xchg_choice *choice)
 {
     int p = ctx->size;
-    if (xchg_choice_param(choice, "order") == ORDER_XOR && (p & (p - 1)) != 0)
+    if (choice->value[PARAM_ORDER] == ORDER_XOR && (p & (p - 1)) != 0)
         return "order=xor needs a power-of-two number of ranks";
     return NULL;
 }
@@ -53,7 +54,7 @@ XCHG_REGISTER_DIRECT(pairwise, .name = "pairwise",
                      .summary = "P-1 steps of one MPI_Sendrecv each",
                      .reference = "Thakur et al. 2005",
                      .run = pairwise, .num_params = 1,
-                     .params = {{.name = "order", .kind = XCHG_PARAM_ENUM, .def = ORDER_SHIFT,
+                     .params = {[PARAM_ORDER] = {.name = "order", .kind = XCHG_PARAM_ENUM, .def = ORDER_SHIFT,
                                  .names = order_names,
                                  .help = "peer order: rank+-i, or rank XOR i (P = 2^k)"}},
                      .applicable = needs_power_of_two)

@@ -15,10 +15,12 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
-static int scattered(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+enum { PARAM_BATCH };
+
+static int scattered(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     int rc = MPI_SUCCESS;
-    int64_t batch_param = xchg_choice_param(choice, "batch");
+    int64_t batch_param = plan->choice.value[PARAM_BATCH];
     int batch = batch_param < a->size ? (int)batch_param : a->size; /* never more than P-1 steps */
     size_t nbytes = 2 * (size_t)batch * sizeof(MPI_Request);
     MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);
@@ -37,6 +39,6 @@ XCHG_REGISTER_DIRECT(scattered, .name = "scattered",
                      .summary = "batches of `batch` exchanges, Waitall per batch (MPICH)",
                      .reference = "Thakur et al. 2005",
                      .run = scattered, .num_params = 1,
-                     .params = {{.name = "batch", .kind = XCHG_PARAM_INT, .def = 32, .min = 1,
+                     .params = {[PARAM_BATCH] = {.name = "batch", .kind = XCHG_PARAM_INT, .def = 32, .min = 1,
                                  .max = XCHG_RANGE_MAXINT,
                                  .help = "exchanges in flight per batch"}})

@@ -12,10 +12,12 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
-static int testany(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+enum { PARAM_WINDOW };
+
+static int testany(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     int rc = MPI_SUCCESS;
-    int64_t window = xchg_choice_param(choice, "window");
+    int64_t window = plan->choice.value[PARAM_WINDOW];
     XCHG_CHECK(xchg_copy_self_block(a));
     XCHG_CHECK(xchg_sliding_window(ctx, a, window < a->size ? (int)window : a->size, 1, 0));
 fail:
@@ -26,6 +28,6 @@ XCHG_REGISTER_DIRECT(testany, .name = "testany",
                      .summary = "sliding window of `window` exchanges driven by MPI_Testany",
                      .reference = "Namugwanya et al. 2023",
                      .run = testany, .num_params = 1,
-                     .params = {{.name = "window", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
+                     .params = {[PARAM_WINDOW] = {.name = "window", .kind = XCHG_PARAM_INT, .def = 8, .min = 1,
                                  .max = XCHG_RANGE_MAXINT,
                                  .help = "sends and receives in flight"}})

@@ -262,27 +262,14 @@ static int holding_alloc(xchg_context *ctx, holding *h, int64_t nblocks, int64_t
     return MPI_SUCCESS;
 }
 
-/* Exchange on one sub-communicator: direct sends (inner == NULL) or inner. */
-static int exchange(MPI_Comm comm, int nmembers, int myidx, const xchg_choice *inner,
-                    const char *sbuf, const int64_t *soff, const int64_t *sbytes, char *rbuf,
-                    const int64_t *roff, const int64_t *rbytes, MPI_Request *reqs)
+/* Exchange on one sub-communicator with the inner algorithm (for the direct
+ * gather and scatter phases: the nonblocking exchange, which posts only the
+ * non-empty messages, i.e. those to or from the leader). */
+static int exchange(xchg_context *ctx, MPI_Comm comm, const xchg_choice *inner, const char *sbuf,
+                    const int64_t *soff, const int64_t *sbytes, char *rbuf, const int64_t *roff,
+                    const int64_t *rbytes)
 {
-    int rc = MPI_SUCCESS, nreq = 0;
-    if (inner) return xchg_run_inner(comm, inner, sbuf, soff, sbytes, rbuf, roff, rbytes);
-    for (int q = 0; q < nmembers; q++)
-        if (sbytes[q] > INT_MAX || rbytes[q] > INT_MAX)
-            return xchg_error(MPI_ERR_COUNT, "node-aware engine: a message of more than "
-                                             "INT_MAX bytes");
-    for (int q = 0; q < nmembers; q++)
-        if (q != myidx && rbytes[q] > 0)
-            XCHG_CHECK(MPI_Irecv(rbuf + roff[q], (int)rbytes[q], MPI_BYTE, q, 0, comm, &reqs[nreq++]));
-    for (int q = 0; q < nmembers; q++)
-        if (q != myidx && sbytes[q] > 0)
-            XCHG_CHECK(MPI_Isend(sbuf + soff[q], (int)sbytes[q], MPI_BYTE, q, 0, comm, &reqs[nreq++]));
-    if (rbytes[myidx] > 0) memcpy(rbuf + roff[myidx], sbuf + soff[myidx], (size_t)rbytes[myidx]);
-    XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
-fail:
-    return rc;
+    return xchg_run_inner(ctx, comm, inner, sbuf, soff, sbytes, rbuf, roff, rbytes);
 }
 
 /* Offsets of per-member messages: back to back, or (padded) slots of `slot`. */
@@ -297,11 +284,11 @@ static int64_t layout(int n, const int64_t *bytes, int64_t slot, int64_t *off)
 }
 
 /*
- * One phase: members[] are the global ranks of `comm` in comm-rank order and
- * myidx is our position. Consumes `in`, fills `out`.
+ * One phase: members[] are the global ranks of `comm` in comm-rank order.
+ * Consumes `in`, fills `out`.
  */
 static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl, int kind,
-                     MPI_Comm comm, const int *members, int nmembers, int myidx,
+                     MPI_Comm comm, const int *members, int nmembers,
                      const xchg_choice *inner, holding *in, holding *out)
 {
     const int P = pl->P, me = pl->me, uniform = a->uniform_bytes >= 0;
@@ -312,10 +299,8 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
     size_t meta_send_bytes = 1, meta_recv_bytes = 1, sbuf_bytes = 1;
     tile *tl = NULL;
     char *sbuf = NULL;
-    MPI_Request *reqs = NULL;
     XCHG_ALLOC(tl, tiles_bytes);
     XCHG_ALLOC(arr, arr_bytes);
-    XCHG_ALLOC(reqs, (size_t)2 * nmembers * sizeof(MPI_Request));
     int64_t *sbytes = arr, *soff = arr + nmembers, *rbytes = arr + 2 * nmembers,
             *roff = arr + 3 * nmembers, *snblk = arr + 4 * nmembers, *rnblk = arr + 5 * nmembers,
             *moff_s = arr + 6 * nmembers, *moff_r = arr + 7 * nmembers;
@@ -374,8 +359,8 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
         for (int q = 0; q < nmembers; q++) snblk[q] *= 8, rnblk[q] *= 8; /* now bytes */
         layout(nmembers, snblk, -1, moff_s);
         layout(nmembers, rnblk, -1, moff_r);
-        XCHG_CHECK(exchange(comm, nmembers, myidx, inner, (char *)meta_send, moff_s, snblk,
-                            (char *)meta_recv, moff_r, rnblk, reqs));
+        XCHG_CHECK(exchange(ctx, comm, inner, (char *)meta_send, moff_s, snblk,
+                            (char *)meta_recv, moff_r, rnblk));
         for (int q = 0; q < nmembers; q++) rnblk[q] /= 8;
         xchg_phase_end(ctx, phase_names[kind]);
     }
@@ -387,7 +372,7 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
 
     /* Padding for an inner alltoall: one slot size on the whole sub-communicator. */
     int64_t slot = -1;
-    if (inner && inner->algo->coll == XCHG_ALLTOALL) {
+    if (inner->algo->coll == XCHG_ALLTOALL) {
         slot = 0;
         for (int q = 0; q < nmembers; q++) {
             if (sbytes[q] > slot) slot = sbytes[q];
@@ -430,42 +415,49 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
     }
     holding_free(ctx, in);
     xchg_phase_end(ctx, "repack");
-    XCHG_CHECK(exchange(comm, nmembers, myidx, inner, sbuf, soff, sbytes, out->data, roff,
-                        rbytes, reqs));
+    XCHG_CHECK(exchange(ctx, comm, inner, sbuf, soff, sbytes, out->data, roff, rbytes));
     xchg_phase_end(ctx, phase_names[kind]);
     qsort(out->blocks, (size_t)out->n, sizeof(held_block), cmp_block);
 fail:
     xchg_scratch_free(ctx, sbuf, sbuf_bytes);
     xchg_scratch_free(ctx, meta_send, meta_send_bytes);
     xchg_scratch_free(ctx, meta_recv, meta_recv_bytes);
-    free(reqs);
     free(arr);
     free(tl);
     return rc;
 }
 
-/* The sub-communicator of phase `kind` and our members list in it. */
-static int phase_comm(xchg_context *ctx, const hier_plan *pl, const xchg_hier_spec *spec,
-                      int kind, MPI_Comm *comm, int *members, int *nmembers, int *myidx)
+/* What a plan of the family holds: roles, the phases, and for each phase the
+ * sub-communicator (owned) and its members. */
+typedef struct hier_state {
+    hier_plan pl;
+    int nphases;
+    int kind[PH_COUNT];
+    MPI_Comm comm[PH_COUNT];     /* MPI_COMM_NULL: not a member of this phase */
+    int *members[PH_COUNT];      /* global ranks of comm[i] in its rank order */
+    int nmembers[PH_COUNT];
+    xchg_choice inner;           /* the inner= exchange */
+    xchg_choice direct;          /* gather and scatter: the nonblocking exchange */
+} hier_state;
+
+/* Split the sub-communicator of phase `kind` and list its members. */
+static int phase_comm(xchg_context *ctx, const hier_plan *pl, int kind, MPI_Comm *comm,
+                      int *members, int *nmembers)
 {
-    char name[48];
     const int me = pl->me;
     int color = MPI_UNDEFINED, key = me, n = 0;
     int participant = pl->unit_of[me] >= 0;
     if (kind == PH_GATHER || kind == PH_SCATTER) {
-        snprintf(name, sizeof name, "hier:lead%d", spec->leaders);
-        color = pl->leader_of[me];
         int p = pl->leader_of[me];
+        color = p;
         for (int x = pl->own_first[p]; x < pl->own_first[p + 1]; x++) members[n++] = pl->own_ranks[x];
     } else if (kind == PH_INTER) {
-        snprintf(name, sizeof name, "hier:chan%d.%d", spec->leaders, spec->groups);
         if (participant) {
             color = pl->index_of[me], key = pl->unit_of[me];
             for (int v = 0; v < pl->num_units; v++)
                 if (unit_size(pl, v) > color) members[n++] = member(pl, v, color);
         }
     } else {
-        snprintf(name, sizeof name, "hier:unit%d.%d", spec->leaders, spec->groups);
         if (participant) {
             int v = pl->unit_of[me];
             color = v, key = pl->index_of[me];
@@ -473,39 +465,65 @@ static int phase_comm(xchg_context *ctx, const hier_plan *pl, const xchg_hier_sp
         }
     }
     *nmembers = n;
-    *myidx = -1;
-    for (int i = 0; i < n; i++)
-        if (members[i] == me) *myidx = i;
-    return xchg_context_split(ctx, name, color, key, comm);
+    return xchg_context_split(ctx, color, key, comm);
 }
 
-int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice,
-                  const xchg_hier_spec *spec)
+void xchg_hier_free(xchg_plan *plan)
 {
-    const int P = a->size, me = a->rank;
-    int rc, *members = NULL, *domain_of = NULL;
-    hier_plan pl = {0};
-    holding cur = {0}, next = {0};
-    xchg_choice inner = xchg_choice_inner(choice, "inner");
-    XCHG_ALLOC(members, (size_t)P * sizeof(int));
-    if (spec->groups < 0) {
+    hier_state *st = plan->state;
+    if (!st) return;
+    for (int i = 0; i < st->nphases; i++) {
+        if (st->comm[i] != MPI_COMM_NULL) MPI_Comm_free(&st->comm[i]);
+        free(st->members[i]);
+    }
+    free(st->pl.mem);
+    free(st);
+    plan->state = NULL;
+}
+
+int xchg_hier_init(xchg_plan *plan, const xchg_hier_spec *spec)
+{
+    xchg_context *ctx = plan->ctx;
+    const int P = ctx->size;
+    int rc = MPI_SUCCESS, *domain_of = NULL;
+    hier_state *st = calloc(1, sizeof *st);
+    if (!st) return xchg_error(MPI_ERR_NO_MEM, "node-aware engine: out of memory");
+    plan->state = st;
+    for (int i = 0; i < PH_COUNT; i++) st->comm[i] = MPI_COMM_NULL;
+    st->inner = xchg_choice_inner(&plan->choice, spec->inner_param);
+    st->direct.algo = xchg_registry_find(XCHG_ALLTOALLV, "nonblocking");
+    if (!st->direct.algo) {
+        rc = xchg_error(MPI_ERR_INTERN, "node-aware engine: no nonblocking alltoallv");
+        goto fail;
+    }
+    if (spec->groups < 0) { /* regions from the machine: asked once, here */
         XCHG_ALLOC(domain_of, (size_t)P * sizeof(int));
         XCHG_CHECK(xchg_hier_hw_domains(ctx, spec->groups, domain_of));
     }
-    XCHG_CHECK(plan_build(ctx, spec, domain_of, &pl));
+    XCHG_CHECK(plan_build(ctx, spec, domain_of, &st->pl));
+    if (spec->leaders > 0) st->kind[st->nphases++] = PH_GATHER;
+    if (st->pl.uneven_units) st->kind[st->nphases++] = PH_SPREAD;
+    st->kind[st->nphases++] = PH_INTER;
+    if (st->pl.max_unit > 1) st->kind[st->nphases++] = PH_INTRA;
+    if (spec->leaders > 0) st->kind[st->nphases++] = PH_SCATTER;
+    /* Every rank splits every phase's communicator, in the same order. */
+    for (int i = 0; i < st->nphases; i++) {
+        XCHG_ALLOC(st->members[i], (size_t)P * sizeof(int));
+        XCHG_CHECK(phase_comm(ctx, &st->pl, st->kind[i], &st->comm[i], st->members[i],
+                              &st->nmembers[i]));
+    }
+fail:
+    free(domain_of);
+    if (rc != MPI_SUCCESS) xchg_hier_free(plan);
+    return rc;
+}
 
-    int phases[PH_COUNT], nphases = 0;
-    if (spec->leaders > 0) phases[nphases++] = PH_GATHER;
-    if (pl.uneven_units) phases[nphases++] = PH_SPREAD;
-    phases[nphases++] = PH_INTER;
-    if (pl.max_unit > 1) phases[nphases++] = PH_INTRA;
-    if (spec->leaders > 0) phases[nphases++] = PH_SCATTER;
-
-    /* Every rank creates every sub-communicator, in the same order (collective). */
-    MPI_Comm comms[PH_COUNT];
-    int nmem[PH_COUNT], myidx[PH_COUNT];
-    for (int i = 0; i < nphases; i++)
-        XCHG_CHECK(phase_comm(ctx, &pl, spec, phases[i], &comms[i], members, &nmem[i], &myidx[i]));
+int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+{
+    const hier_state *st = plan->state;
+    const int P = a->size, me = a->rank;
+    int rc;
+    holding cur = {0}, next = {0};
 
     /* Start: our own blocks {me} x All, packed. */
     int64_t total = 0;
@@ -519,13 +537,11 @@ int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choi
     }
     xchg_phase_end(ctx, "repack");
 
-    for (int i = 0; i < nphases; i++) {
-        if (comms[i] == MPI_COMM_NULL) continue; /* not a participant of this phase */
-        int n;
-        XCHG_CHECK(phase_comm(ctx, &pl, spec, phases[i], &comms[i], members, &n, &myidx[i]));
-        int direct = phases[i] == PH_GATHER || phases[i] == PH_SCATTER;
-        XCHG_CHECK(run_phase(ctx, a, &pl, phases[i], comms[i], members, n, myidx[i],
-                             direct ? NULL : &inner, &cur, &next));
+    for (int i = 0; i < st->nphases; i++) {
+        if (st->comm[i] == MPI_COMM_NULL) continue; /* not a participant of this phase */
+        int direct = st->kind[i] == PH_GATHER || st->kind[i] == PH_SCATTER;
+        XCHG_CHECK(run_phase(ctx, a, &st->pl, st->kind[i], st->comm[i], st->members[i],
+                             st->nmembers[i], direct ? &st->direct : &st->inner, &cur, &next));
         cur = next;
         memset(&next, 0, sizeof next);
     }
@@ -544,8 +560,5 @@ int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choi
 fail:
     holding_free(ctx, &cur);
     holding_free(ctx, &next);
-    free(members);
-    free(domain_of);
-    free(pl.mem);
     return rc;
 }

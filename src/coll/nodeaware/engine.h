@@ -39,8 +39,12 @@
  * of their lowest local rank and need not be contiguous. Ranks whose domain is
  * unknown form one unit per node, so on one machine with unbound ranks (the
  * usual oversubscribed test) groups=numa is node_aware, and a virtual node is
- * cut only where real bound domains cut it. Cost: one MPI_Allgather per call
- * (plus MPI_Comm_split_type and MPI_Allreduce without hwloc), not cached yet.
+ * cut only where real bound domains cut it. Cost: one MPI_Allgather (plus
+ * MPI_Comm_split_type and MPI_Allreduce without hwloc) when the plan is built.
+ *
+ * Plan (built once per communicator and parameter values, see
+ * src/core/plan.h): the roles above, the list of phases, and each phase's
+ * sub-communicator (owned by the plan) and members. A call only moves data.
  *
  * Phases (each a message exchange on a cached sub-communicator):
  *  gather   (leader group, direct sends) p receives Own(p) x All.
@@ -74,12 +78,14 @@
 #define XCHG_COLL_NODEAWARE_ENGINE_H
 
 #include "../../core/context.h"
+#include "../../core/plan.h"
 #include "../../core/registry.h"
 
 typedef struct xchg_hier_spec {
     int leaders; /* leaders per node; 0: every rank takes part itself */
     int groups;  /* units per node for a node-aware exchange; 0: flat among participants;
                     XCHG_HIER_NUMA / XCHG_HIER_SOCKET: the machine's domains */
+    int inner_param; /* index of the inner= parameter in the descriptor */
 } xchg_hier_spec;
 
 /* groups=numa and groups=socket (the INT parameter's special values). */
@@ -92,9 +98,11 @@ extern const char *const xchg_hier_region_names[];
  * regions.c). */
 int xchg_hier_hw_domains(xchg_context *ctx, int which, int *domain_of);
 
-/* Run the family member described by `spec`; inner= is read from `choice`. */
-int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice,
-                  const xchg_hier_spec *spec);
+/* The family's plan stages: init builds the plan of the member described by
+ * `spec` (called from each member's init), run and free serve them all. */
+int xchg_hier_init(xchg_plan *plan, const xchg_hier_spec *spec);
+int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan);
+void xchg_hier_free(xchg_plan *plan);
 
 /* Parameter descriptors shared by the family. The default inner exchange is
  * scattered: the inners that keep several messages in flight measured fastest
@@ -110,15 +118,17 @@ int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_choice *choi
      .names = xchg_hier_region_names,                                               \
      .help = "regions per node (min(g, node size) are used), or numa or socket"}
 
-/* Register `ident` for alltoall and alltoallv; PARAMS(c) lists the
- * parameters for collective c (the inner algorithm's collective); further
- * designated initializers (.reference = ...) follow. */
-#define XCHG_REGISTER_HIER(ident, fn, text, nparams, PARAMS, ...)                    \
+/* Register `ident` for alltoall and alltoallv; `init` builds its plan;
+ * PARAMS(c) lists the parameters for collective c (the inner algorithm's
+ * collective). */
+#define XCHG_REGISTER_HIER(ident, init_fn, text, nparams, PARAMS, ...)               \
     const xchg_algorithm xchg_algo_alltoall_##ident = {                              \
-        .coll = XCHG_ALLTOALL, .name = #ident, .summary = text, .run = fn,           \
-        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALL), __VA_ARGS__};        \
+        .coll = XCHG_ALLTOALL, .name = #ident, .summary = text, .init = init_fn,     \
+        .run = xchg_hier_run, .free = xchg_hier_free, .num_params = nparams,         \
+        .params = PARAMS(XCHG_ALLTOALL), __VA_ARGS__};                               \
     const xchg_algorithm xchg_algo_alltoallv_##ident = {                             \
-        .coll = XCHG_ALLTOALLV, .name = #ident, .summary = text, .run = fn,          \
-        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALLV), __VA_ARGS__};
+        .coll = XCHG_ALLTOALLV, .name = #ident, .summary = text, .init = init_fn,    \
+        .run = xchg_hier_run, .free = xchg_hier_free, .num_params = nparams,         \
+        .params = PARAMS(XCHG_ALLTOALLV), __VA_ARGS__};
 
 #endif

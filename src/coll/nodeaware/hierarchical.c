@@ -16,13 +16,15 @@
  */
 #include "engine.h"
 
-static int hierarchical(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+enum { PARAM_INNER };
+
+static int init(xchg_plan *plan)
 {
-    const xchg_hier_spec spec = {.leaders = 1, .groups = 0};
-    return xchg_hier_run(ctx, a, choice, &spec);
+    const xchg_hier_spec spec = {.leaders = 1, .groups = 0, .inner_param = PARAM_INNER};
+    return xchg_hier_init(plan, &spec);
 }
 
-#define PARAMS(c) {XCHG_HIER_PARAM_INNER(c)}
-XCHG_REGISTER_HIER(hierarchical, hierarchical,
+#define PARAMS(c) {[PARAM_INNER] = XCHG_HIER_PARAM_INNER(c)}
+XCHG_REGISTER_HIER(hierarchical, init,
                    "gather to one leader per node, leaders exchange, scatter", 1, PARAMS,
                    .reference = "Kinkead et al. 2025")

@@ -17,15 +17,15 @@
  */
 #include "engine.h"
 
-static int multileader_node_aware(xchg_context *ctx, const xchg_args *a,
-                                  const xchg_choice *choice)
+enum { PARAM_LEADERS, PARAM_INNER };
+
+static int init(xchg_plan *plan)
 {
-    const xchg_hier_spec spec = {.leaders = (int)xchg_choice_param(choice, "leaders"),
-                                 .groups = 1};
-    return xchg_hier_run(ctx, a, choice, &spec);
+    const xchg_hier_spec spec = {.leaders = (int)plan->choice.value[PARAM_LEADERS], .groups = 1, .inner_param = PARAM_INNER};
+    return xchg_hier_init(plan, &spec);
 }
 
-#define PARAMS(c) {XCHG_HIER_PARAM_LEADERS, XCHG_HIER_PARAM_INNER(c)}
-XCHG_REGISTER_HIER(multileader_node_aware, multileader_node_aware,
+#define PARAMS(c) {[PARAM_LEADERS] = XCHG_HIER_PARAM_LEADERS, [PARAM_INNER] = XCHG_HIER_PARAM_INNER(c)}
+XCHG_REGISTER_HIER(multileader_node_aware, init,
                    "gather to k leaders, node-aware exchange among leaders, scatter", 2, PARAMS,
                    .reference = "Kinkead et al. 2025")

@@ -23,13 +23,15 @@
  */
 #include "engine.h"
 
-static int node_aware(xchg_context *ctx, const xchg_args *a, const xchg_choice *choice)
+enum { PARAM_INNER };
+
+static int init(xchg_plan *plan)
 {
-    const xchg_hier_spec spec = {.leaders = 0, .groups = 1};
-    return xchg_hier_run(ctx, a, choice, &spec);
+    const xchg_hier_spec spec = {.leaders = 0, .groups = 1, .inner_param = PARAM_INNER};
+    return xchg_hier_init(plan, &spec);
 }
 
-#define PARAMS(c) {XCHG_HIER_PARAM_INNER(c)}
-XCHG_REGISTER_HIER(node_aware, node_aware,
+#define PARAMS(c) {[PARAM_INNER] = XCHG_HIER_PARAM_INNER(c)}
+XCHG_REGISTER_HIER(node_aware, init,
                    "exchange among equal local ranks of all nodes, then within the node", 1,
                    PARAMS, .reference = "Kinkead et al. 2025")

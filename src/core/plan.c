@@ -1,0 +1,80 @@
+/* Building, caching and freeing plans (see plan.h). */
+#include "plan.h"
+
+#include <stdlib.h>
+
+#include "context.h"
+#include "error.h"
+
+static int plan_build(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
+                      xchg_plan **out)
+{
+    int rc = MPI_SUCCESS;
+    xchg_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) return xchg_error(MPI_ERR_NO_MEM, "out of memory for a plan");
+    plan->ctx = ctx;
+    plan->choice = *choice;
+    plan->fixed = fixed;
+    if (choice->algo->init) rc = choice->algo->init(plan);
+    if (rc != MPI_SUCCESS) {
+        free(plan);
+        return rc;
+    }
+    *out = plan;
+    return MPI_SUCCESS;
+}
+
+void xchg_plan_free(xchg_plan *plan)
+{
+    if (!plan) return;
+    if (plan->choice.algo->free) plan->choice.algo->free(plan);
+    free(plan);
+}
+
+int xchg_plan_create(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
+                     xchg_plan **plan)
+{
+    return plan_build(ctx, choice, fixed, plan);
+}
+
+int xchg_plan_get(xchg_context *ctx, const xchg_choice *choice, xchg_plan **out)
+{
+    for (int i = 0; i < ctx->num_plans; i++)
+        if (xchg_choice_equal(&ctx->plans[i]->choice, choice)) {
+            ctx->plans[i]->last_use = ++ctx->plan_clock;
+            *out = ctx->plans[i];
+            return MPI_SUCCESS;
+        }
+    xchg_plan *plan;
+    int rc = plan_build(ctx, choice, NULL, &plan);
+    if (rc != MPI_SUCCESS) return rc;
+    if (ctx->num_plans == XCHG_MAX_PLANS) { /* full: free the least recently used */
+        int lru = 0;
+        for (int i = 1; i < ctx->num_plans; i++)
+            if (ctx->plans[i]->last_use < ctx->plans[lru]->last_use) lru = i;
+        xchg_plan_free(ctx->plans[lru]);
+        ctx->plans[lru] = ctx->plans[--ctx->num_plans];
+    }
+    plan->last_use = ++ctx->plan_clock;
+    ctx->plans[ctx->num_plans++] = plan;
+    *out = plan;
+    return MPI_SUCCESS;
+}
+
+void xchg_plan_cache_clear(xchg_context *ctx)
+{
+    while (ctx->num_plans > 0) xchg_plan_free(ctx->plans[--ctx->num_plans]);
+}
+
+int xchg_plan_execute(const xchg_plan *plan, const xchg_args *args)
+{
+    xchg_context *ctx = plan->ctx;
+    const xchg_coll coll = plan->choice.algo->coll;
+    ctx->scratch_now = ctx->scratch_peak = 0;
+    xchg_phase_begin_call(ctx);
+    int rc = xchg_plan_run(ctx, plan, args);
+    ctx->last[coll] = plan->choice;
+    ctx->has_last[coll] = 1;
+    ctx->last_scratch_peak[coll] = ctx->scratch_peak;
+    return rc;
+}

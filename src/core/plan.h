@@ -1,0 +1,72 @@
+/*
+ * Plans: the unit of execution.
+ *
+ * A plan is one algorithm, with its parameter values fitted to one
+ * communicator, plus whatever the algorithm's init built for it: schedules,
+ * sub-communicators, datatypes, buffer sizes, and for a persistent plan the
+ * metadata that follows from the call's fixed counts. Running a plan does
+ * only the per-call work.
+ *
+ * A blocking call looks up the plan for its key in the communicator's
+ * context, builds it on a miss, runs it and keeps it. The key is the
+ * collective, the algorithm and its parameter values, which every rank
+ * agrees on (the selection uses only agreed inputs), so every rank misses, and
+ * builds (collectively), at the same call. The cache holds at most
+ * XCHG_MAX_PLANS plans per communicator; when full, the least recently used
+ * is freed (the same one on every rank, since every rank makes the same calls
+ * in the same order). Cached plans are freed with the communicator.
+ *
+ * A persistent call (XCHG_*_init) builds a plan of its own, with the call's
+ * arguments fixed, outside the cache; XCHG_Request_free frees it.
+ */
+#ifndef XCHG_CORE_PLAN_H
+#define XCHG_CORE_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "args.h"
+#include "registry.h"
+
+#ifndef XCHG_MAX_PLANS
+#define XCHG_MAX_PLANS 16 /* cached plans per communicator (LRU) */
+#endif
+
+struct xchg_context;
+
+typedef struct xchg_plan {
+    struct xchg_context *ctx;  /* the communicator the plan serves */
+    xchg_choice choice;        /* algorithm and parameters, fitted to ctx */
+    const xchg_args *fixed;    /* persistent plans: the call's arguments, fixed at
+                                  init (buffers, counts, types); NULL when cached */
+    void *state;               /* the algorithm's own, built by its init */
+    unsigned long last_use;    /* cache clock of the last lookup */
+} xchg_plan;
+
+/* The cached plan for `choice` on ctx (collective when it must be built). */
+int xchg_plan_get(struct xchg_context *ctx, const xchg_choice *choice, xchg_plan **plan);
+
+/* A plan of its own for a persistent call with arguments `fixed` (collective
+ * when the algorithm's init communicates). */
+int xchg_plan_create(struct xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
+                     xchg_plan **plan);
+
+/* Free a plan from xchg_plan_create (and, with the context, cached ones). */
+void xchg_plan_free(xchg_plan *plan);
+
+/* Free every cached plan of ctx. */
+void xchg_plan_cache_clear(struct xchg_context *ctx);
+
+/* A top-level call: reset the scratch and phase accounting of plan->ctx, run
+ * the plan, and record what ran (XCHG_Comm_get_algorithm, get_scratch_peak). */
+int xchg_plan_execute(const xchg_plan *plan, const xchg_args *args);
+
+/* Run a plan for one call (args are the fixed ones for a persistent plan);
+ * `ctx` accounts scratch and phase times (see xchg_run_fn). */
+static inline int xchg_plan_run(struct xchg_context *ctx, const xchg_plan *plan,
+                                const xchg_args *args)
+{
+    return plan->choice.algo->run(ctx, args, plan);
+}
+
+#endif
