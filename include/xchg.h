@@ -37,6 +37,66 @@ int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 
 /*
+ * Persistent collectives (MPI-4's MPI_Alltoall_init etc., plus xchg's own
+ * request type). An *_init call is collective: it selects the algorithm and
+ * builds its plan once (sub-communicators, schedules, and everything that
+ * follows from the fixed counts, e.g. ParLogNa's S_max and every round's
+ * metadata), so each start only moves data. The buffers, counts,
+ * displacements and datatypes are fixed at init, as in MPI; the contents of
+ * the send buffer (and, with MPI_IN_PLACE, of the receive buffer) may change
+ * between starts.
+ *
+ * `info` may be MPI_INFO_NULL. The key "xchg_algorithm" selects the
+ * algorithm for this request ("parlogna:radix=4"; the same on every rank), ahead of
+ * XCHG_Comm_set_algorithm and the environment.
+ *
+ * XCHG_Request is xchg's own handle, not an MPI_Request: pass it to
+ * XCHG_Start / XCHG_Startall / XCHG_Wait / XCHG_Test / XCHG_Request_free,
+ * never to MPI_Wait. (The drop-in library, which routes MPI's own calls, passes
+ * MPI_Alltoall_init and friends to the MPI library; see the README.)
+ *
+ * Progress: XCHG_Start runs the whole exchange before it returns, like the
+ * blocking call with its setup already done; XCHG_Wait and XCHG_Test then
+ * complete at once, without communication. This is what an MPI library
+ * without asynchronous progress does for multi-round schedules, with one
+ * consequence a program must respect: between XCHG_Start and XCHG_Wait a
+ * rank must not block on a message that another rank sends only after its
+ * own XCHG_Start of the same request (MPI allows that for its nonblocking
+ * collectives; xchg would deadlock there).
+ */
+typedef struct xchg_request *XCHG_Request;
+#define XCHG_REQUEST_NULL ((XCHG_Request)0)
+
+int XCHG_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       MPI_Info info, XCHG_Request *request);
+
+int XCHG_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, XCHG_Request *request);
+
+int XCHG_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, XCHG_Request *request);
+
+/* Start an inactive request (MPI_ERR_REQUEST if it is active or NULL). */
+int XCHG_Start(XCHG_Request *request);
+int XCHG_Startall(int count, XCHG_Request requests[]);
+
+/* Complete a started request; it becomes inactive and may be started again.
+ * On an inactive request both return at once (flag = 1). The status, unless
+ * MPI_STATUS_IGNORE, is empty (MPI_ANY_SOURCE, MPI_ANY_TAG) with MPI_ERROR
+ * set to the operation's error code. Errors of the exchange are raised here,
+ * through the communicator's error handler. */
+int XCHG_Wait(XCHG_Request *request, MPI_Status *status);
+int XCHG_Test(XCHG_Request *request, int *flag, MPI_Status *status);
+
+/* Free the request and its plan; *request becomes XCHG_REQUEST_NULL. A
+ * started request is completed first. */
+int XCHG_Request_free(XCHG_Request *request);
+
+/*
  * Choose the algorithm that `collective` ("alltoall", "alltoallv", "allgather")
  * uses on `comm` from now on. `selection` is "name[:param=value,...]"; NULL or ""
  * removes the choice, so the environment or the default applies again. Call it

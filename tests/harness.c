@@ -124,8 +124,26 @@ typedef struct case_spec {
     const test_type *type;
     int displ;               /* alltoallv */
     int in_place;
+    int starts;              /* > 0: a persistent request (XCHG_*_init), started
+                                this many times with new data each time */
     uint64_t seed;
 } case_spec;
+
+/* An info object that selects `selection` for a persistent request. */
+static MPI_Info selection_info(const char *selection)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "xchg_algorithm", selection);
+    return info;
+}
+
+/* Start and complete a persistent request; MPI_ERR_OTHER-like codes pass on. */
+static int start_and_wait(XCHG_Request *req)
+{
+    int rc = XCHG_Start(req);
+    return rc == MPI_SUCCESS ? XCHG_Wait(req, MPI_STATUS_IGNORE) : rc;
+}
 
 static void describe_case(MPI_Comm comm, const case_spec *c)
 {
@@ -133,14 +151,15 @@ static void describe_case(MPI_Comm comm, const case_spec *c)
     MPI_Comm_size(comm, &size);
     if (c->coll == XCHG_ALLTOALLV)
         snprintf(current_case, sizeof current_case,
-                 "alltoallv algo=%s P=%d layout=%s pattern=%s type=%s displs=%s in_place=%d seed=%llu",
+                 "alltoallv algo=%s P=%d layout=%s pattern=%s type=%s displs=%s in_place=%d "
+                 "starts=%d seed=%llu",
                  c->selection, size, c->layout, pattern_names[c->pattern], c->type->name,
-                 displ_names[c->displ], c->in_place, (unsigned long long)c->seed);
+                 displ_names[c->displ], c->in_place, c->starts, (unsigned long long)c->seed);
     else
         snprintf(current_case, sizeof current_case,
-                 "%s algo=%s P=%d layout=%s block=%d type=%s in_place=%d seed=%llu",
+                 "%s algo=%s P=%d layout=%s block=%d type=%s in_place=%d starts=%d seed=%llu",
                  coll_names[c->coll], c->selection, size, c->layout, c->block, c->type->name,
-                 c->in_place, (unsigned long long)c->seed);
+                 c->in_place, c->starts, (unsigned long long)c->seed);
 }
 
 static int run_alltoallv(MPI_Comm comm, const case_spec *c)
@@ -160,16 +179,32 @@ static int run_alltoallv(MPI_Comm comm, const case_spec *c)
     int64_t sspan = layout_displs(c->displ, sc, size, sd);
     size_t rbytes = (size_t)(rspan * t->recv_extent) + 64, sbytes = (size_t)(sspan * t->send_extent) + 64;
     unsigned char *sendbuf = malloc(sbytes), *got = malloc(rbytes), *want = malloc(rbytes);
-    fill_bytes(sendbuf, sbytes, c->seed, rank, 2);
-    fill_bytes(got, rbytes, c->seed, rank, 3);
-    memcpy(want, got, rbytes);
     const void *sb = c->in_place ? MPI_IN_PLACE : sendbuf;
     const int *scounts = c->in_place ? rcnt : sc, *sdispls = c->in_place ? rd : sd;
     MPI_Datatype stype = c->in_place ? t->recv : t->send;
-    int rc = XCHG_Alltoallv(sb, scounts, sdispls, stype, got, rcnt, rd, t->recv, comm);
-    int rrc = PMPI_Alltoallv(sb, scounts, sdispls, stype, want, rcnt, rd, t->recv, comm);
-    if (rrc != MPI_SUCCESS) fail_msg("the reference PMPI_Alltoallv failed (%d)", rrc);
-    else ok = check_call(comm, XCHG_ALLTOALLV, rc, c->selection, got, want, rbytes);
+    XCHG_Request req = XCHG_REQUEST_NULL;
+    int rc = MPI_SUCCESS;
+    ok = 1;
+    if (c->starts) {
+        MPI_Info info = selection_info(c->selection);
+        rc = XCHG_Alltoallv_init(sb, scounts, sdispls, stype, got, rcnt, rd, t->recv, comm, info,
+                                 &req);
+        MPI_Info_free(&info);
+        if (rc != MPI_SUCCESS) ok = fail_msg("XCHG_Alltoallv_init: %d: %s", rc, XCHG_Last_error());
+    }
+    /* Every rank makes every call, also after a failure (no rank may leave a
+     * collective the others enter); the first failure is reported. */
+    for (int call = 0; call < (c->starts ? c->starts : 1); call++) {
+        fill_bytes(sendbuf, sbytes, c->seed + (uint64_t)call, rank, 2);
+        fill_bytes(got, rbytes, c->seed + (uint64_t)call, rank, 3);
+        memcpy(want, got, rbytes);
+        if (c->starts) rc = req ? start_and_wait(&req) : rc;
+        else rc = XCHG_Alltoallv(sb, scounts, sdispls, stype, got, rcnt, rd, t->recv, comm);
+        int rrc = PMPI_Alltoallv(sb, scounts, sdispls, stype, want, rcnt, rd, t->recv, comm);
+        if (rrc != MPI_SUCCESS) ok = ok && fail_msg("the reference PMPI_Alltoallv failed (%d)", rrc);
+        else ok = ok && check_call(comm, XCHG_ALLTOALLV, rc, c->selection, got, want, rbytes);
+    }
+    if (req) XCHG_Request_free(&req);
     free(sendbuf);
     free(got);
     free(want);
@@ -210,21 +245,31 @@ static int run_uniform(MPI_Comm comm, const case_spec *c)
     size_t rbytes = (size_t)size * (size_t)n * (size_t)t->recv_extent + 64;
     size_t sbytes = (size_t)(gather ? 1 : size) * (size_t)sn * (size_t)t->send_extent + 64;
     unsigned char *sendbuf = malloc(sbytes), *got = malloc(rbytes), *want = malloc(rbytes);
-    fill_bytes(sendbuf, sbytes, c->seed, rank, 2);
-    fill_bytes(got, rbytes, c->seed, rank, 3);
-    memcpy(want, got, rbytes);
     const void *sb = c->in_place ? MPI_IN_PLACE : sendbuf;
     MPI_Datatype stype = c->in_place ? t->recv : t->send;
-    int rc, rrc;
-    if (gather) {
-        rc = XCHG_Allgather(sb, sn, stype, got, n, t->recv, comm);
-        rrc = PMPI_Allgather(sb, sn, stype, want, n, t->recv, comm);
-    } else {
-        rc = XCHG_Alltoall(sb, sn, stype, got, n, t->recv, comm);
-        rrc = reference_alltoall(sb, sn, stype, want, n, t->recv, comm);
+    XCHG_Request req = XCHG_REQUEST_NULL;
+    int rc = MPI_SUCCESS, rrc;
+    ok = 1;
+    if (c->starts) {
+        MPI_Info info = selection_info(c->selection);
+        rc = gather ? XCHG_Allgather_init(sb, sn, stype, got, n, t->recv, comm, info, &req)
+                    : XCHG_Alltoall_init(sb, sn, stype, got, n, t->recv, comm, info, &req);
+        MPI_Info_free(&info);
+        if (rc != MPI_SUCCESS) ok = fail_msg("XCHG_*_init: %d: %s", rc, XCHG_Last_error());
     }
-    if (rrc != MPI_SUCCESS) fail_msg("the reference PMPI call failed (%d)", rrc);
-    else ok = check_call(comm, c->coll, rc, c->selection, got, want, rbytes);
+    for (int call = 0; call < (c->starts ? c->starts : 1); call++) {
+        fill_bytes(sendbuf, sbytes, c->seed + (uint64_t)call, rank, 2);
+        fill_bytes(got, rbytes, c->seed + (uint64_t)call, rank, 3);
+        memcpy(want, got, rbytes);
+        if (c->starts) rc = req ? start_and_wait(&req) : rc;
+        else if (gather) rc = XCHG_Allgather(sb, sn, stype, got, n, t->recv, comm);
+        else rc = XCHG_Alltoall(sb, sn, stype, got, n, t->recv, comm);
+        rrc = gather ? PMPI_Allgather(sb, sn, stype, want, n, t->recv, comm)
+                     : reference_alltoall(sb, sn, stype, want, n, t->recv, comm);
+        if (rrc != MPI_SUCCESS) ok = ok && fail_msg("the reference PMPI call failed (%d)", rrc);
+        else ok = ok && check_call(comm, c->coll, rc, c->selection, got, want, rbytes);
+    }
+    if (req) XCHG_Request_free(&req);
     free(sendbuf);
     free(got);
     free(want);
@@ -329,6 +374,8 @@ static void run_point(MPI_Comm comm, xchg_coll coll, const char *selection, cons
             if (coll != XCHG_ALLTOALLV && j == 4) c.block = (int)((66000 + c.type->size - 1) / c.type->size);
             c.displ = pick(rot / 3 + (uint64_t)i + (uint64_t)k, NUM_DISPL);
             c.in_place = pick(rot / 7 + (uint64_t)i + (uint64_t)k, 3) == 0;
+            /* One case in three is a persistent request started three times. */
+            c.starts = pick(rot / 11 + (uint64_t)i + 2 * (uint64_t)k, 3) == 0 ? 3 : 0;
             run_case(comm, &c, t);
         }
     }

@@ -124,6 +124,8 @@ static int resolve_in_place(xchg_args *a, side_arrays *send_arr, int own_block_o
     if (!copy) return xchg_error(MPI_ERR_NO_MEM, "out of memory for the MPI_IN_PLACE copy");
     memcpy(copy, r->buf + lo, (size_t)(hi - lo));
     a->owned_copy = copy;
+    a->in_place_source = r->buf + lo;
+    a->in_place_bytes = (size_t)(hi - lo);
     a->send.buf = copy;
     return MPI_SUCCESS;
 }
@@ -235,6 +237,11 @@ int xchg_args_allgather(xchg_args *a, const void *sendbuf, int sendcount, MPI_Da
 {
     return args_uniform(a, XCHG_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                         recvtype, comm, rank, size);
+}
+
+void xchg_args_refresh_in_place(xchg_args *a)
+{
+    if (a->in_place_bytes) memcpy(a->owned_copy, a->in_place_source, a->in_place_bytes);
 }
 
 void xchg_args_free(xchg_args *a)

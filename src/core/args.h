@@ -49,6 +49,8 @@ typedef struct xchg_args {
     int64_t uniform_bytes;   /* packed bytes per peer for alltoall/allgather, else -1 */
     void *owned;             /* per-peer arrays (freed by xchg_args_free) */
     void *owned_copy;        /* the MPI_IN_PLACE copy of the send blocks */
+    const char *in_place_source; /* where that copy was taken from in the receive */
+    size_t in_place_bytes;       /* buffer, and its size */
 } xchg_args;
 
 /* Fill a type description; MPI_ERR_TYPE for MPI_DATATYPE_NULL. */
@@ -66,6 +68,10 @@ int xchg_args_allgather(xchg_args *a, const void *sendbuf, int sendcount,
                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
 void xchg_args_free(xchg_args *a);
+
+/* MPI_IN_PLACE: take the copy of the send blocks again, from the receive
+ * buffer as it is now (each start of a persistent call). */
+void xchg_args_refresh_in_place(xchg_args *a);
 
 /* Address of `peer`'s block on one side. */
 static inline char *xchg_side_block_ptr(const xchg_side *s, int peer)

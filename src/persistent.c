@@ -1,0 +1,176 @@
+/*
+ * Persistent collectives (include/xchg.h): XCHG_*_init builds a request that
+ * owns the call's normalized arguments and a plan of its own (not cached),
+ * built with those arguments fixed, so that an algorithm's init can do the
+ * metadata work of every later start once. XCHG_Start runs the plan to
+ * completion; XCHG_Wait and XCHG_Test report its result.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/args.h"
+#include "core/context.h"
+#include "core/error.h"
+#include "core/plan.h"
+#include "select/select.h"
+#include "xchg.h"
+
+struct xchg_request {
+    MPI_Comm user_comm;  /* errors are raised through its handler */
+    xchg_args args;      /* fixed at init */
+    xchg_plan *plan;     /* owned */
+    int active;          /* started, not yet completed by Wait or Test */
+    int result;          /* error code of the last start */
+};
+
+/* The selection for a persistent call: the info key "xchg_algorithm" first,
+ * then what a blocking call of the same shape would use. Its cost is paid
+ * once, so this is where a collective agreement on the counts (e.g. the
+ * global maximum and total bytes of an alltoallv) can inform the choice. */
+static int select_persistent(xchg_context *ctx, const xchg_args *args, MPI_Info info,
+                             xchg_choice *out)
+{
+    int rc = MPI_SUCCESS, found = 0;
+    char text[256];
+    if (info != MPI_INFO_NULL)
+        XCHG_CHECK(MPI_Info_get(info, "xchg_algorithm", (int)sizeof text - 1, text, &found));
+    if (!found) return xchg_select(ctx, args->coll, args->uniform_bytes, out);
+    XCHG_CHECK(xchg_choice_parse(args->coll, text, out));
+    XCHG_CHECK(xchg_choice_fit(ctx, out));
+fail:
+    return rc;
+}
+
+/* Shared tail of the three *_init calls: takes ownership of *args. */
+static int request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, MPI_Info info,
+                          XCHG_Request *request)
+{
+    int rc;
+    xchg_choice choice;
+    struct xchg_request *req = calloc(1, sizeof *req);
+    if (!req) {
+        xchg_args_free(args);
+        return xchg_error(MPI_ERR_NO_MEM, "out of memory for a persistent request");
+    }
+    req->user_comm = user_comm;
+    req->args = *args;
+    XCHG_CHECK(select_persistent(ctx, &req->args, info, &choice));
+    XCHG_CHECK(xchg_plan_create(ctx, &choice, &req->args, &req->plan));
+    *request = req;
+    return MPI_SUCCESS;
+fail:
+    xchg_args_free(&req->args);
+    free(req);
+    return rc;
+}
+
+int XCHG_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, XCHG_Request *request)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = request ? MPI_SUCCESS : xchg_error(MPI_ERR_ARG, "request is NULL");
+    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_alltoallv(&args, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                 recvcounts, rdispls, recvtype, ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = request_create(comm, ctx, &args, info, request);
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       XCHG_Request *request)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = request ? MPI_SUCCESS : xchg_error(MPI_ERR_ARG, "request is NULL");
+    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = request_create(comm, ctx, &args, info, request);
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        XCHG_Request *request)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = request ? MPI_SUCCESS : xchg_error(MPI_ERR_ARG, "request is NULL");
+    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                 recvtype, ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = request_create(comm, ctx, &args, info, request);
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Start(XCHG_Request *request)
+{
+    struct xchg_request *req = request ? *request : NULL;
+    if (!req) return xchg_error(MPI_ERR_REQUEST, "XCHG_Start: the request is NULL");
+    if (req->active)
+        return xchg_raise(req->user_comm,
+                          xchg_error(MPI_ERR_REQUEST, "XCHG_Start: the request is active already "
+                                                      "(complete it with XCHG_Wait first)"));
+    if (req->args.in_place) xchg_args_refresh_in_place(&req->args);
+    req->result = xchg_plan_execute(req->plan, &req->args);
+    req->active = 1;
+    return MPI_SUCCESS; /* the exchange's own errors are reported at completion */
+}
+
+int XCHG_Startall(int count, XCHG_Request requests[])
+{
+    if (count < 0 || (count > 0 && !requests))
+        return xchg_error(MPI_ERR_ARG, "XCHG_Startall: bad count or array");
+    for (int i = 0; i < count; i++) {
+        int rc = XCHG_Start(&requests[i]);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static void empty_status(MPI_Status *status, int error)
+{
+    if (status == MPI_STATUS_IGNORE) return;
+    memset(status, 0, sizeof *status);
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = error;
+}
+
+int XCHG_Test(XCHG_Request *request, int *flag, MPI_Status *status)
+{
+    struct xchg_request *req = request ? *request : NULL;
+    if (!flag) return xchg_error(MPI_ERR_ARG, "XCHG_Test: flag is NULL");
+    *flag = 1;
+    if (!req || !req->active) { /* a null or inactive request completes at once */
+        empty_status(status, MPI_SUCCESS);
+        return MPI_SUCCESS;
+    }
+    req->active = 0;
+    empty_status(status, req->result);
+    return xchg_raise(req->user_comm, req->result);
+}
+
+int XCHG_Wait(XCHG_Request *request, MPI_Status *status)
+{
+    int flag;
+    return XCHG_Test(request, &flag, status);
+}
+
+int XCHG_Request_free(XCHG_Request *request)
+{
+    if (!request || !*request) return xchg_error(MPI_ERR_REQUEST, "XCHG_Request_free: NULL");
+    struct xchg_request *req = *request;
+    xchg_plan_free(req->plan);
+    xchg_args_free(&req->args);
+    free(req);
+    *request = XCHG_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
