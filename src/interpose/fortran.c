@@ -1,0 +1,149 @@
+/*
+ * Fortran entry points (mpif.h, `use mpi`, and `use mpi_f08` on Open MPI 4),
+ * needed for Open MPI only.
+ *
+ * Which MPIs need them. Open MPI's Fortran bindings (libmpi_mpifh, and
+ * libmpi_usempif08 through it) convert the arguments and call the C
+ * PMPI_Alltoall directly, so the C wrappers never see a Fortran call: we
+ * define the Fortran symbols themselves, in all four manglings
+ * (mpi_alltoall_, mpi_alltoall__, mpi_alltoall, MPI_ALLTOALL), and
+ * MPI_Finalize's, so that the counts are reported for Fortran programs too.
+ * MPICH's Fortran bindings (libmpichfort, mpi_f08 included) call the C
+ * MPI_Alltoall, which c_bindings.c already defines: defining the Fortran
+ * symbols as well would gain nothing and would have to redo MPICH's own
+ * conversions, so on MPICH this file is empty and every Fortran call reaches
+ * xchg exactly once, through C, after MPICH converted it.
+ *
+ * MPI_IN_PLACE and MPI_BOTTOM. In Fortran they are variables in common blocks;
+ * a Fortran program passes their address, which differs from C's MPI_IN_PLACE.
+ * We test for them with Open MPI's own OMPI_IS_FORTRAN_IN_PLACE and
+ * OMPI_IS_FORTRAN_BOTTOM from <mpif-c-constants-decl.h>, the header Open MPI
+ * installs for exactly this purpose (generated for the installation's Fortran
+ * name mangling): the same test Open MPI's own bindings make, so we recognize
+ * MPI_IN_PLACE exactly when Open MPI would. (The alternatives were weaker: a
+ * Fortran routine in this library would define the common block itself and
+ * could, preloaded, take the symbol over from the MPI library; dlsym of the
+ * internal names guesses their mangling.)
+ *
+ * mpi_f08. Open MPI 4's MPI_Alltoall_f08 (symbol mpi_alltoall_f08_) passes
+ * choice buffers as plain addresses (ignore-TKR), handles as one INTEGER
+ * (TYPE(MPI_Comm) has the single component MPI_VAL) and the optional ierror
+ * as a null pointer when absent: the same calling convention as mpif.h, so
+ * the same function serves it. Open MPI 5 may pass buffers as TS 29113
+ * descriptors (MPI_SUBARRAYS_SUPPORTED), so there `use mpi_f08` calls pass
+ * through to MPI unchanged.
+ */
+#include <mpi.h>
+
+#if defined(OPEN_MPI) && OPEN_MPI && defined(__has_include)
+#if __has_include(<mpif-c-constants-decl.h>)
+#define XCHG_IP_OMPI_FORTRAN 1
+#endif
+#endif
+
+#ifdef XCHG_IP_OMPI_FORTRAN
+
+#include <mpif-c-constants-decl.h>
+#include <stdlib.h>
+
+#include "route.h"
+
+#define XCHG_EXPORT __attribute__((visibility("default")))
+
+static const void *f2c_sendbuf(void *buf)
+{
+    if (OMPI_IS_FORTRAN_IN_PLACE(buf)) return MPI_IN_PLACE;
+    if (OMPI_IS_FORTRAN_BOTTOM(buf)) return MPI_BOTTOM;
+    return buf;
+}
+
+static void *f2c_recvbuf(void *buf)
+{
+    return OMPI_IS_FORTRAN_BOTTOM(buf) ? MPI_BOTTOM : buf;
+}
+
+static void set_ierr(MPI_Fint *ierr, int rc)
+{
+    if (ierr) *ierr = (MPI_Fint)rc; /* absent optional ierror (mpi_f08): NULL */
+}
+
+void xchg_ip_f_alltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                        MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, xchg_ip_alltoall(f2c_sendbuf(sendbuf), (int)*sendcount,
+                                    PMPI_Type_f2c(*sendtype), f2c_recvbuf(recvbuf),
+                                    (int)*recvcount, PMPI_Type_f2c(*recvtype),
+                                    PMPI_Comm_f2c(*comm)));
+}
+
+void xchg_ip_f_allgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                         MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, xchg_ip_allgather(f2c_sendbuf(sendbuf), (int)*sendcount,
+                                     PMPI_Type_f2c(*sendtype), f2c_recvbuf(recvbuf),
+                                     (int)*recvcount, PMPI_Type_f2c(*recvtype),
+                                     PMPI_Comm_f2c(*comm)));
+}
+
+void xchg_ip_f_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                         MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
+                         MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+    const void *c_sendbuf = f2c_sendbuf(sendbuf);
+    if (sizeof(MPI_Fint) == sizeof(int)) {
+        set_ierr(ierr, xchg_ip_alltoallv(c_sendbuf, (const int *)sendcounts, (const int *)sdispls,
+                                         PMPI_Type_f2c(*sendtype), f2c_recvbuf(recvbuf),
+                                         (const int *)recvcounts, (const int *)rdispls,
+                                         PMPI_Type_f2c(*recvtype), c_comm));
+        return;
+    }
+    /* INTEGER is not a C int (e.g. -fdefault-integer-8 builds): copy the arrays. */
+    int size = 0, rc = c_comm == MPI_COMM_NULL ? MPI_ERR_COMM : PMPI_Comm_size(c_comm, &size);
+    int *arr = rc == MPI_SUCCESS ? malloc(4 * (size_t)(size > 0 ? size : 1) * sizeof(int)) : NULL;
+    if (!arr) { /* let MPI report the error on this call */
+        set_ierr(ierr, PMPI_Alltoallv(c_sendbuf, NULL, NULL, PMPI_Type_f2c(*sendtype),
+                                      f2c_recvbuf(recvbuf), NULL, NULL, PMPI_Type_f2c(*recvtype),
+                                      c_comm));
+        return;
+    }
+    int in_place = c_sendbuf == MPI_IN_PLACE;
+    for (int p = 0; p < size; p++) {
+        arr[p] = in_place ? 0 : (int)sendcounts[p];
+        arr[size + p] = in_place ? 0 : (int)sdispls[p];
+        arr[2 * size + p] = (int)recvcounts[p];
+        arr[3 * size + p] = (int)rdispls[p];
+    }
+    set_ierr(ierr, xchg_ip_alltoallv(c_sendbuf, arr, arr + size, PMPI_Type_f2c(*sendtype),
+                                     f2c_recvbuf(recvbuf), arr + 2 * size, arr + 3 * size,
+                                     PMPI_Type_f2c(*recvtype), c_comm));
+    free(arr);
+}
+
+void xchg_ip_f_finalize(MPI_Fint *ierr)
+{
+    set_ierr(ierr, xchg_ip_finalize());
+}
+
+#define XCHG_IP_FORTRAN_NAMES(target, lower, upper)                                          \
+    XCHG_EXPORT __typeof__(target) lower __attribute__((alias(#target)));                     \
+    XCHG_EXPORT __typeof__(target) lower##_ __attribute__((alias(#target)));                  \
+    XCHG_EXPORT __typeof__(target) lower##__ __attribute__((alias(#target)));                 \
+    XCHG_EXPORT __typeof__(target) upper __attribute__((alias(#target)));
+
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoall, mpi_alltoall, MPI_ALLTOALL)
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoallv, mpi_alltoallv, MPI_ALLTOALLV)
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_allgather, mpi_allgather, MPI_ALLGATHER)
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_finalize, mpi_finalize, MPI_FINALIZE)
+
+#if OMPI_MAJOR_VERSION < 5
+XCHG_EXPORT __typeof__(xchg_ip_f_alltoall) mpi_alltoall_f08_ __attribute__((alias("xchg_ip_f_alltoall")));
+XCHG_EXPORT __typeof__(xchg_ip_f_alltoallv) mpi_alltoallv_f08_ __attribute__((alias("xchg_ip_f_alltoallv")));
+XCHG_EXPORT __typeof__(xchg_ip_f_allgather) mpi_allgather_f08_ __attribute__((alias("xchg_ip_f_allgather")));
+XCHG_EXPORT __typeof__(xchg_ip_f_finalize) mpi_finalize_f08_ __attribute__((alias("xchg_ip_f_finalize")));
+#endif
+
+#else
+/* Not Open MPI (or no <mpif-c-constants-decl.h>): nothing to define. */
+typedef int xchg_ip_fortran_unused;
+#endif

@@ -1,0 +1,108 @@
+/*
+ * Route each call to xchg or to MPI (see route.h), counting when asked.
+ *
+ * With counting off (the default) a routed call costs one flag test and one
+ * PMPI_Comm_test_inter on top of xchg itself. xchg calls MPI only through
+ * PMPI_ (src/core/pmpi.h), so nothing here is re-entered.
+ */
+#include "route.h"
+
+#include <stdio.h>
+
+#include "stats.h"
+#include "xchg.h"
+
+/* 1: xchg runs this call; 0: MPI does. */
+static int routed(MPI_Comm comm)
+{
+    int inter = 0;
+    if (comm == MPI_COMM_NULL) return 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return 0;
+    return !inter;
+}
+
+static long long type_bytes(MPI_Datatype type, long long count)
+{
+    int size = 0;
+    if (PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+    return (long long)size * count;
+}
+
+/* After a routed call with counting on: record time, bytes and algorithm. */
+static void record(xchg_ip_coll coll, MPI_Comm comm, int rc, double t0, long long bytes)
+{
+    double seconds = PMPI_Wtime() - t0;
+    char used[128] = "";
+    if (rc == MPI_SUCCESS)
+        XCHG_Comm_get_algorithm(comm, xchg_ip_coll_name(coll), 1, 0, used, (int)sizeof used);
+    xchg_ip_stats_routed(coll, rc, seconds, bytes, used);
+}
+
+/* Bytes delivered into this rank's receive buffer by a uniform-block call. */
+static long long uniform_bytes(MPI_Comm comm, int recvcount, MPI_Datatype recvtype)
+{
+    int size = 0;
+    PMPI_Comm_size(comm, &size);
+    return type_bytes(recvtype, (long long)recvcount * size);
+}
+
+int xchg_ip_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (!routed(comm)) {
+        if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_ALLTOALL);
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    }
+    if (!xchg_ip_stats_on())
+        return XCHG_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    double t0 = PMPI_Wtime();
+    int rc = XCHG_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    record(XCHG_IP_ALLTOALL, comm, rc, t0, uniform_bytes(comm, recvcount, recvtype));
+    return rc;
+}
+
+int xchg_ip_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (!routed(comm)) {
+        if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_ALLTOALLV);
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                              rdispls, recvtype, comm);
+    }
+    if (!xchg_ip_stats_on())
+        return XCHG_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                              rdispls, recvtype, comm);
+    double t0 = PMPI_Wtime();
+    int rc = XCHG_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                            recvtype, comm);
+    long long count = 0;
+    int size = 0;
+    if (rc == MPI_SUCCESS) {
+        PMPI_Comm_size(comm, &size);
+        for (int p = 0; p < size; p++) count += recvcounts[p];
+    }
+    record(XCHG_IP_ALLTOALLV, comm, rc, t0, type_bytes(recvtype, count));
+    return rc;
+}
+
+int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (!routed(comm)) {
+        if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_ALLGATHER);
+        return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    }
+    if (!xchg_ip_stats_on())
+        return XCHG_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    double t0 = PMPI_Wtime();
+    int rc = XCHG_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    record(XCHG_IP_ALLGATHER, comm, rc, t0, uniform_bytes(comm, recvcount, recvtype));
+    return rc;
+}
+
+int xchg_ip_finalize(void)
+{
+    xchg_ip_stats_report();
+    return PMPI_Finalize();
+}

@@ -1,0 +1,26 @@
+/*
+ * The routing decision shared by the C and Fortran entry points: a call goes
+ * to xchg (XCHG_Alltoall, ...) or, unchanged, to the MPI library (PMPI_*).
+ *
+ * The decision depends only on the communicator, never on a rank's own
+ * arguments, so every rank of a collective call takes the same path.
+ * Passed to MPI: inter-communicators (xchg implements intra-communicator
+ * collectives only), MPI_COMM_NULL and handles MPI rejects (so MPI reports
+ * the error as it always would).
+ */
+#ifndef XCHG_INTERPOSE_ROUTE_H
+#define XCHG_INTERPOSE_ROUTE_H
+
+#include <mpi.h>
+
+int xchg_ip_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int xchg_ip_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+/* Report the counts (if counting is on), then PMPI_Finalize. */
+int xchg_ip_finalize(void);
+
+#endif
