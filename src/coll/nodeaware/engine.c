@@ -284,12 +284,25 @@ static int64_t layout(int n, const int64_t *bytes, int64_t slot, int64_t *off)
 }
 
 /*
+ * The block lengths a phase's metadata exchange delivers. A persistent
+ * alltoallv plan knows the counts at init, so it runs the phases once there
+ * with `dry` set (block indices and lengths only: no data is packed or sent)
+ * and records them; every start then replays them instead of exchanging.
+ */
+typedef struct phase_lengths {
+    int recorded;
+    int64_t n;
+    int64_t *len;
+} phase_lengths;
+
+/*
  * One phase: members[] are the global ranks of `comm` in comm-rank order.
- * Consumes `in`, fills `out`.
+ * Consumes `in`, fills `out`. `lengths`: see phase_lengths (NULL: none).
  */
 static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl, int kind,
                      MPI_Comm comm, const int *members, int nmembers,
-                     const xchg_choice *inner, holding *in, holding *out)
+                     const xchg_choice *inner, phase_lengths *lengths, int dry, holding *in,
+                     holding *out)
 {
     const int P = pl->P, me = pl->me, uniform = a->uniform_bytes >= 0;
     int rc = MPI_SUCCESS, ntiles;
@@ -344,6 +357,8 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
                 for (int x = 0; x < tl[k].ns * tl[k].nd; x++)
                     meta_recv[at++] = a->recv.bytes[tl[k].src[x / tl[k].nd]];
         }
+    } else if (lengths && lengths->recorded) {
+        memcpy(meta_recv, lengths->len, (size_t)total_recv_blocks * sizeof(int64_t));
     } else {
         meta_send_bytes = (size_t)total_send_blocks * sizeof(int64_t) + 1;
         meta_send = xchg_scratch_alloc(ctx, meta_send_bytes);
@@ -363,6 +378,12 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
                             (char *)meta_recv, moff_r, rnblk));
         for (int q = 0; q < nmembers; q++) rnblk[q] /= 8;
         xchg_phase_end(ctx, phase_names[kind]);
+        if (dry && lengths) {
+            XCHG_ALLOC(lengths->len, (size_t)total_recv_blocks * sizeof(int64_t));
+            memcpy(lengths->len, meta_recv, (size_t)total_recv_blocks * sizeof(int64_t));
+            lengths->n = total_recv_blocks;
+            lengths->recorded = 1;
+        }
     }
     int64_t at = 0;
     for (int q = 0; q < nmembers; q++) {
@@ -384,6 +405,7 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
     }
     sbuf_bytes = (size_t)layout(nmembers, sbytes, slot, soff) + 1;
     out->data_bytes = (size_t)layout(nmembers, rbytes, slot, roff) + 1;
+    if (dry) sbuf_bytes = out->data_bytes = 1; /* lengths only */
     sbuf = xchg_scratch_alloc(ctx, sbuf_bytes);
     out->data = xchg_scratch_alloc(ctx, out->data_bytes);
     if (!sbuf || !out->data) { rc = xchg_error(MPI_ERR_NO_MEM, "out of memory"); goto fail; }
@@ -398,7 +420,7 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
             for (int s = 0; s < tl[k].ns; s++)
                 for (int d = 0; d < tl[k].nd; d++) {
                     const held_block *b = find_block(in, (int64_t)tl[k].src[s] * P + tl[k].dst[d]);
-                    memcpy(dst, in->data + b->off, (size_t)b->len);
+                    if (!dry) memcpy(dst, in->data + b->off, (size_t)b->len);
                     dst += b->len;
                 }
         int64_t off = roff[q];
@@ -415,7 +437,7 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
     }
     holding_free(ctx, in);
     xchg_phase_end(ctx, "repack");
-    XCHG_CHECK(exchange(ctx, comm, inner, sbuf, soff, sbytes, out->data, roff, rbytes));
+    if (!dry) XCHG_CHECK(exchange(ctx, comm, inner, sbuf, soff, sbytes, out->data, roff, rbytes));
     xchg_phase_end(ctx, phase_names[kind]);
     qsort(out->blocks, (size_t)out->n, sizeof(held_block), cmp_block);
 fail:
@@ -438,6 +460,7 @@ typedef struct hier_state {
     int nmembers[PH_COUNT];
     xchg_choice inner;           /* the inner= exchange */
     xchg_choice direct;          /* gather and scatter: the nonblocking exchange */
+    phase_lengths lengths[PH_COUNT]; /* persistent alltoallv: recorded at init */
 } hier_state;
 
 /* Split the sub-communicator of phase `kind` and list its members. */
@@ -475,11 +498,14 @@ void xchg_hier_free(xchg_plan *plan)
     for (int i = 0; i < st->nphases; i++) {
         if (st->comm[i] != MPI_COMM_NULL) MPI_Comm_free(&st->comm[i]);
         free(st->members[i]);
+        free(st->lengths[i].len);
     }
     free(st->pl.mem);
     free(st);
     plan->state = NULL;
 }
+
+static int hier_execute(xchg_context *ctx, const xchg_args *a, hier_state *st, int dry);
 
 int xchg_hier_init(xchg_plan *plan, const xchg_hier_spec *spec)
 {
@@ -512,15 +538,18 @@ int xchg_hier_init(xchg_plan *plan, const xchg_hier_spec *spec)
         XCHG_CHECK(phase_comm(ctx, &st->pl, st->kind[i], &st->comm[i], st->members[i],
                               &st->nmembers[i]));
     }
+    /* Persistent alltoallv: the metadata exchanges, once. */
+    if (plan->fixed && plan->fixed->coll == XCHG_ALLTOALLV)
+        XCHG_CHECK(hier_execute(ctx, plan->fixed, st, 1));
 fail:
     free(domain_of);
     if (rc != MPI_SUCCESS) xchg_hier_free(plan);
     return rc;
 }
 
-int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+/* All phases of one call; `dry`: only record the phases' block lengths. */
+static int hier_execute(xchg_context *ctx, const xchg_args *a, hier_state *st, int dry)
 {
-    const hier_state *st = plan->state;
     const int P = a->size, me = a->rank;
     int rc;
     holding cur = {0}, next = {0};
@@ -528,11 +557,11 @@ int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
     /* Start: our own blocks {me} x All, packed. */
     int64_t total = 0;
     for (int d = 0; d < P; d++) total += a->send.bytes[d];
-    XCHG_CHECK(holding_alloc(ctx, &cur, P, total));
+    XCHG_CHECK(holding_alloc(ctx, &cur, P, dry ? 0 : total));
     total = 0;
     for (int d = 0; d < P; d++) {
         cur.blocks[d] = (held_block){(int64_t)me * P + d, total, a->send.bytes[d]};
-        XCHG_CHECK(xchg_pack_block(&a->send, d, cur.data + total));
+        if (!dry) XCHG_CHECK(xchg_pack_block(&a->send, d, cur.data + total));
         total += a->send.bytes[d];
     }
     xchg_phase_end(ctx, "repack");
@@ -541,7 +570,8 @@ int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
         if (st->comm[i] == MPI_COMM_NULL) continue; /* not a participant of this phase */
         int direct = st->kind[i] == PH_GATHER || st->kind[i] == PH_SCATTER;
         XCHG_CHECK(run_phase(ctx, a, &st->pl, st->kind[i], st->comm[i], st->members[i],
-                             st->nmembers[i], direct ? &st->direct : &st->inner, &cur, &next));
+                             st->nmembers[i], direct ? &st->direct : &st->inner,
+                             &st->lengths[i], dry, &cur, &next));
         cur = next;
         memset(&next, 0, sizeof next);
     }
@@ -554,11 +584,16 @@ int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
                             s, b ? (long long)b->len : -1LL, me, (long long)a->recv.bytes[s]);
             goto fail;
         }
-        XCHG_CHECK(xchg_unpack_block(&a->recv, s, cur.data + b->off));
+        if (!dry) XCHG_CHECK(xchg_unpack_block(&a->recv, s, cur.data + b->off));
     }
     xchg_phase_end(ctx, "repack");
 fail:
     holding_free(ctx, &cur);
     holding_free(ctx, &next);
     return rc;
+}
+
+int xchg_hier_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+{
+    return hier_execute(ctx, a, plan->state, 0);
 }
