@@ -576,8 +576,8 @@ static void check_registry(tally *t)
                      algo->name);
             int ok = algo->coll == (xchg_coll)c && algo->run != NULL &&
                      xchg_registry_find((xchg_coll)c, algo->name) == algo &&
-                     (algo->init != NULL || algo->free == NULL);
-            if (!ok) fail_msg("inconsistent descriptor (collective, name, run, init/free)");
+                     (algo->init != NULL || algo->destroy == NULL);
+            if (!ok) fail_msg("inconsistent descriptor (collective, name, run, init/destroy)");
             record_case(MPI_COMM_WORLD, ok, t);
         }
 }

@@ -27,7 +27,7 @@ static int plan_build(xchg_context *ctx, const xchg_choice *choice, const xchg_a
 void xchg_plan_free(xchg_plan *plan)
 {
     if (!plan) return;
-    if (plan->choice.algo->free) plan->choice.algo->free(plan);
+    if (plan->choice.algo->destroy) plan->choice.algo->destroy(plan);
     free(plan);
 }
 

@@ -51,12 +51,13 @@ struct xchg_choice;
  *   run:  one call. `ctx` accounts the call's scratch memory and phase times:
  *         the plan's own context for a top-level call, the outer call's for
  *         an inner exchange (src/core/compose.c). Messages go on args->comm.
- *   free: release what init built. NULL when init is NULL.
+ *   destroy: release what init built. NULL when init is NULL. (Not
+ *         "free": SimGrid SMPI may define free as a macro.)
  */
 typedef int (*xchg_init_fn)(struct xchg_plan *plan);
 typedef int (*xchg_run_fn)(struct xchg_context *ctx, const xchg_args *args,
                            const struct xchg_plan *plan);
-typedef void (*xchg_free_fn)(struct xchg_plan *plan);
+typedef void (*xchg_destroy_fn)(struct xchg_plan *plan);
 
 /* Why the algorithm cannot run with these parameters on this communicator,
  * or NULL when it can. */
@@ -71,7 +72,7 @@ typedef struct xchg_algorithm {
                                   ("Fan et al., IPDPS 2024"); NULL: none */
     xchg_init_fn init;
     xchg_run_fn run;
-    xchg_free_fn free;
+    xchg_destroy_fn destroy;
     int num_params;
     xchg_param_desc params[XCHG_MAX_PARAMS]; /* index i describes choice.value[i]; files
                                                 name the indices with an enum */

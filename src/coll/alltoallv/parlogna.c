@@ -513,7 +513,7 @@ const xchg_algorithm xchg_algo_alltoallv_parlogna = {
     .reference = "Fan et al. 2025",
     .init = parlogna_init,
     .run = parlogna_run,
-    .free = parlogna_free,
+    .destroy = parlogna_free,
     .num_params = 2,
     .params = {[XCHG_PARLOGNA_RADIX] = {.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,
                 .max = XCHG_RANGE_P,

@@ -124,11 +124,11 @@ void xchg_hier_free(xchg_plan *plan);
 #define XCHG_REGISTER_HIER(ident, init_fn, text, nparams, PARAMS, ...)               \
     const xchg_algorithm xchg_algo_alltoall_##ident = {                              \
         .coll = XCHG_ALLTOALL, .name = #ident, .summary = text, .init = init_fn,     \
-        .run = xchg_hier_run, .free = xchg_hier_free, .num_params = nparams,         \
+        .run = xchg_hier_run, .destroy = xchg_hier_free, .num_params = nparams,      \
         .params = PARAMS(XCHG_ALLTOALL), __VA_ARGS__};                               \
     const xchg_algorithm xchg_algo_alltoallv_##ident = {                             \
         .coll = XCHG_ALLTOALLV, .name = #ident, .summary = text, .init = init_fn,    \
-        .run = xchg_hier_run, .free = xchg_hier_free, .num_params = nparams,         \
+        .run = xchg_hier_run, .destroy = xchg_hier_free, .num_params = nparams,      \
         .params = PARAMS(XCHG_ALLTOALLV), __VA_ARGS__};
 
 #endif
