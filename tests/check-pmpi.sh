@@ -4,6 +4,11 @@
 # itself. Usage: tests/check-pmpi.sh build/libxchg.so
 set -euo pipefail
 lib=${1:?usage: check-pmpi.sh LIBRARY}
+if [ ! -f "$lib" ]; then
+    echo "FAIL: $lib does not exist"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
 leaks=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep -E '^MPI_[A-Z]' || true)
 if [ -n "$leaks" ]; then
     echo "FAIL: $lib calls MPI functions without PMPI (add them to src/core/pmpi.h):"
