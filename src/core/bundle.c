@@ -135,9 +135,15 @@ int xchg_bundle_finish(xchg_context *ctx, xchg_bundle *b, const MPI_Status *rece
         if (b->stage) XCHG_CHECK(unpack_blocks(b));
     }
 fail:
-    if (b->owned_type != MPI_DATATYPE_NULL) MPI_Type_free(&b->owned_type);
+    if (b->owned_type != MPI_DATATYPE_NULL && !b->keep_type) MPI_Type_free(&b->owned_type);
     xchg_scratch_free(ctx, b->stage, b->stage_bytes);
     b->stage = NULL;
     b->stage_bytes = 0;
     return rc;
+}
+
+void xchg_bundle_release(xchg_bundle *b)
+{
+    if (b->owned_type != MPI_DATATYPE_NULL) MPI_Type_free(&b->owned_type);
+    b->keep_type = 0;
 }

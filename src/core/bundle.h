@@ -46,6 +46,8 @@ typedef struct xchg_bundle {
     MPI_Datatype owned_type; /* committed hindexed type, or MPI_DATATYPE_NULL */
     char *stage;            /* packed staging buffer, or NULL */
     size_t stage_bytes;
+    int keep_type;          /* set by the caller: xchg_bundle_finish leaves
+                               owned_type for reuse (xchg_bundle_release) */
 } xchg_bundle;
 
 /* Describe `num_blocks` blocks of `side` as one message. `lens` and `displs`
@@ -62,5 +64,11 @@ int xchg_bundle_irecv(xchg_bundle *b, int source, int tag, MPI_Comm comm, MPI_Re
  * many bytes as expected and unpack a staged bundle. Then release the bundle
  * (also call it, with status NULL, to release after an error). */
 int xchg_bundle_finish(xchg_context *ctx, xchg_bundle *b, const MPI_Status *received);
+
+/* A bundle that is its own description (no staging: contiguous datatype)
+ * can be posted again while its blocks stay where they are: persistent plans
+ * keep it (keep_type) and free its datatype here at the end. */
+static inline int xchg_bundle_reusable(const xchg_bundle *b) { return b->stage == NULL; }
+void xchg_bundle_release(xchg_bundle *b);
 
 #endif

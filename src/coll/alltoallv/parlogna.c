@@ -69,6 +69,17 @@
  *     A receiver checks that each message has the bytes it expects
  *     (MPI_ERR_TRUNCATE when send and receive counts disagree).
  *
+ * Plan. A blocking call's plan holds the digit schedule (K, B, M). A
+ * persistent plan (XCHG_Alltoallv_init: counts and buffers fixed) also does
+ * at init what follows from the counts: the S_max MPI_Allreduce and every
+ * round's metadata exchange (replayed from a log by each start), and it holds
+ * T and the round state itself, so that blocks lie at the same addresses on
+ * every start; the first start then records each wave's two message
+ * descriptions (the hindexed datatypes) and later starts post them again
+ * without building a datatype. Waves that stage (non-contiguous datatypes)
+ * or copy (bounce=copy) are rebuilt on every start. A start thus sends only
+ * the K data messages (plus bounce waves).
+ *
  * Cost: K rounds of one metadata message (fewer: none in the highest digit's
  * rounds) and one data message, plus the bounce waves with bounce=wave; D =
  * sum over i of the number of non-zero digits of i block transfers (a block
@@ -187,6 +198,22 @@ static void state_carve(round_state *s, char *mem, int P, int M)
     s->spare = s->bounced + M;
 }
 
+/* A persistent plan's waves, recorded at the first start: each wave's two
+ * message descriptions (with their datatypes), reused by later starts, whose
+ * blocks lie at the same places (the user's fixed buffers, the plan's T) with
+ * the same sizes. A wave that needs staging or a bounce copy is rebuilt. */
+typedef struct wave_record {
+    int reusable;
+    xchg_bundle in, out;
+} wave_record;
+
+typedef struct wave_log {
+    wave_record *wave;
+    int count, capacity;
+    int replay;       /* 0 during the first start (recording), then 1 */
+    int next;         /* the next wave of this start */
+} wave_log;
+
 /* One round (x, z): what every step of it needs. */
 typedef struct round_env {
     xchg_context *ctx;
@@ -199,6 +226,7 @@ typedef struct round_env {
     const int64_t *meta_log; /* persistent plan: every round's metadata, known at
                                 init (NULL: exchanged in each round) */
     int64_t meta_pos;        /* next entry of meta_log */
+    wave_log *waves;         /* persistent plan: recorded waves (NULL: none) */
 } round_env;
 
 /* Where the block at position k of the round is read from: the send buffer
@@ -260,6 +288,41 @@ static int copy_out_bounced(const round_env *e, int n, char **copy, size_t *copy
 /* One wave: the blocks at positions ks[0..n) of the round as ONE message to
  * e->to and one from e->from. spare[q] >= 0 receives block q into the T slot
  * of index spare[q] instead of its own (bounce waves); spare may be NULL. */
+/* Replay a recorded wave: post its two messages again, check what arrived. */
+static int replay_wave(const round_env *e, wave_record *w)
+{
+    const xchg_args *a = e->a;
+    int rc = MPI_SUCCESS;
+    MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Status statuses[2];
+    XCHG_CHECK(xchg_bundle_irecv(&w->in, e->from, TAG_DATA, a->comm, &reqs[0]));
+    XCHG_CHECK(xchg_bundle_isend(&w->out, e->to, TAG_DATA, a->comm, &reqs[1]));
+    XCHG_CHECK(MPI_Waitall(2, reqs, statuses));
+    return xchg_bundle_finish(e->ctx, &w->in, &statuses[0]); /* keeps the type */
+fail:
+    if (reqs[0] != MPI_REQUEST_NULL) MPI_Cancel(&reqs[0]);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    return rc;
+}
+
+/* The record slot of this wave in a persistent plan (NULL: none, or no room). */
+static wave_record *wave_slot(const round_env *e)
+{
+    wave_log *log = e->waves;
+    if (!log) return NULL;
+    if (log->replay) return log->next < log->count ? &log->wave[log->next++] : NULL;
+    if (log->count == log->capacity) {
+        int grown = log->capacity ? 2 * log->capacity : 16;
+        wave_record *w = realloc(log->wave, (size_t)grown * sizeof *w);
+        if (!w) return NULL; /* not recorded: this wave is rebuilt each start */
+        log->wave = w;
+        log->capacity = grown;
+    }
+    wave_record *w = &log->wave[log->count++];
+    memset(w, 0, sizeof *w);
+    return w;
+}
+
 static int exchange_wave(const round_env *e, const int *ks, int n, const int *spare)
 {
     round_state *s = e->s;
@@ -270,6 +333,8 @@ static int exchange_wave(const round_env *e, const int *ks, int n, const int *sp
     MPI_Status statuses[2];
     char *copy = NULL;
     size_t copy_bytes = 0;
+    wave_record *record = wave_slot(e);
+    if (record && record->reusable) return replay_wave(e, record);
 
     for (int q = 0; q < n; q++) {
         s->send_blocks[q] = send_block(e, ks[q]);
@@ -282,17 +347,26 @@ static int exchange_wave(const round_env *e, const int *ks, int n, const int *sp
         return rc;
     }
     XCHG_CHECK(xchg_bundle_init(e->ctx, &out, &a->send, s->send_blocks, n, s->lens, s->displs, 1));
+    int keep = record && !e->waves->replay && !copy && xchg_bundle_reusable(&in) &&
+               xchg_bundle_reusable(&out);
+    in.keep_type = out.keep_type = keep;
     XCHG_CHECK(xchg_bundle_irecv(&in, e->from, TAG_DATA, a->comm, &reqs[0]));
     XCHG_CHECK(xchg_bundle_isend(&out, e->to, TAG_DATA, a->comm, &reqs[1]));
     XCHG_CHECK(MPI_Waitall(2, reqs, statuses));
     rc = xchg_bundle_finish(e->ctx, &in, &statuses[0]);
     xchg_bundle_finish(e->ctx, &out, NULL);
     xchg_scratch_free(e->ctx, copy, copy_bytes);
+    if (keep) { /* a later start posts the same two messages */
+        record->in = in;
+        record->out = out;
+        record->reusable = 1;
+    }
     return rc;
 fail:
     /* Nothing posted may outlive the buffers it uses. */
     if (reqs[0] != MPI_REQUEST_NULL) MPI_Cancel(&reqs[0]);
     MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    in.keep_type = out.keep_type = 0;
     xchg_bundle_finish(e->ctx, &in, NULL);
     xchg_bundle_finish(e->ctx, &out, NULL);
     xchg_scratch_free(e->ctx, copy, copy_bytes);
@@ -382,6 +456,10 @@ typedef struct parlogna_state {
     int bounce_copy;
     int64_t smax;        /* persistent plan: S_max, agreed at init; else -1 */
     int64_t *meta_log;   /* persistent plan: the metadata of every round, in order */
+    char *T, *state_mem; /* persistent plan: T and the round state, held by the
+                            plan so that recorded waves find their blocks */
+    size_t T_size, state_size;
+    wave_log waves;      /* persistent plan: recorded waves */
 } parlogna_state;
 
 /* The largest block any rank sends (collective), at most INT_MAX. */
@@ -443,7 +521,16 @@ fail:
 static void parlogna_free(xchg_plan *plan)
 {
     parlogna_state *st = plan->state;
-    if (st) free(st->meta_log);
+    if (st) {
+        for (int w = 0; w < st->waves.count; w++) {
+            xchg_bundle_release(&st->waves.wave[w].in);
+            xchg_bundle_release(&st->waves.wave[w].out);
+        }
+        free(st->waves.wave);
+        free(st->meta_log);
+        free(st->T);
+        free(st->state_mem);
+    }
     free(st);
     plan->state = NULL;
 }
@@ -463,6 +550,10 @@ static int parlogna_init(xchg_plan *plan)
         if (st->digits.slots > 0) XCHG_CHECK(agree_smax(plan->fixed, &st->smax));
         else st->smax = 0;
         XCHG_CHECK(record_metadata(plan->fixed, st));
+        st->state_size = state_bytes(P, st->digits.max_round);
+        st->T_size = (size_t)st->digits.slots * (size_t)st->smax;
+        XCHG_ALLOC(st->state_mem, st->state_size);
+        XCHG_ALLOC(st->T, st->T_size);
     }
 fail:
     if (rc != MPI_SUCCESS) parlogna_free(plan);
@@ -471,7 +562,7 @@ fail:
 
 static int parlogna_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
-    const parlogna_state *st = plan->state;
+    parlogna_state *st = plan->state; /* a persistent plan records its waves here */
     const digits_plan *d = &st->digits;
     const int P = a->size;
     int rc = MPI_SUCCESS;
@@ -483,10 +574,19 @@ static int parlogna_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *
     if (P == 1) return MPI_SUCCESS;
     int64_t smax = st->smax >= 0 ? st->smax : 0;
     if (st->smax < 0 && d->slots > 0) XCHG_CHECK(agree_smax(a, &smax));
-    state_size = state_bytes(P, d->max_round);
-    T_size = (size_t)d->slots * (size_t)smax;
-    state_mem = xchg_scratch_alloc(ctx, state_size);
-    T = xchg_scratch_alloc(ctx, T_size);
+    wave_log *waves = NULL;
+    if (st->state_mem) { /* persistent: the plan's own, at fixed addresses */
+        state_mem = st->state_mem;
+        T = st->T;
+        waves = &st->waves;
+        waves->replay = waves->count > 0;
+        waves->next = 0;
+    } else {
+        state_size = state_bytes(P, d->max_round);
+        T_size = (size_t)d->slots * (size_t)smax;
+        state_mem = xchg_scratch_alloc(ctx, state_size);
+        T = xchg_scratch_alloc(ctx, T_size);
+    }
     if (!state_mem || (T_size && !T)) {
         rc = xchg_error(MPI_ERR_NO_MEM, "parlogna: out of memory (%zu bytes)", state_size + T_size);
         goto fail;
@@ -495,12 +595,15 @@ static int parlogna_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *
     for (int i = 0; i < P; i++) s.held[i] = -1;
 
     round_env e = {.ctx = ctx, .a = a, .s = &s, .T = T, .smax = smax, .r = d->r,
-                   .bounce_copy = st->bounce_copy, .meta_log = st->meta_log};
+                   .bounce_copy = st->bounce_copy, .meta_log = st->meta_log,
+                   .waves = waves};
     for (e.pw = 1; e.pw < P; e.pw *= d->r)
         for (int z = 1; z < d->r && z * e.pw < P; z++) XCHG_CHECK(run_round(&e, z));
 fail:
-    xchg_scratch_free(ctx, T, T_size);
-    xchg_scratch_free(ctx, state_mem, state_size);
+    if (!st->state_mem) { /* scratch of this call, not the plan's */
+        xchg_scratch_free(ctx, T, T_size);
+        xchg_scratch_free(ctx, state_mem, state_size);
+    }
     return rc;
 }
 
