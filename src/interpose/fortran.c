@@ -1,39 +1,52 @@
 /*
- * Fortran entry points (mpif.h, `use mpi`, and `use mpi_f08` on Open MPI 4),
- * needed for Open MPI only.
+ * Fortran entry points: those the C wrappers (c_bindings.c) cannot see.
  *
- * Which MPIs need them. Open MPI's Fortran bindings (libmpi_mpifh, and
- * libmpi_usempif08 through it) convert the arguments and call the C
- * PMPI_Alltoall directly, so the C wrappers never see a Fortran call: we
- * define the Fortran symbols themselves, in all four manglings
- * (mpi_alltoall_, mpi_alltoall__, mpi_alltoall, MPI_ALLTOALL), and
- * MPI_Finalize's, so that the counts are reported for Fortran programs too.
- * MPICH's Fortran bindings (libmpichfort, mpi_f08 included) call the C
- * MPI_Alltoall, which c_bindings.c already defines: defining the Fortran
- * symbols as well would gain nothing and would have to redo MPICH's own
- * conversions, so on MPICH this file is empty and every Fortran call reaches
- * xchg exactly once, through C, after MPICH converted it.
+ * Which ones. Open MPI's Fortran bindings (libmpi_mpifh, and libmpi_usempif08
+ * through it) convert the arguments and call the C PMPI_Alltoall directly, so
+ * the C wrappers never see a Fortran call: on Open MPI we define the Fortran
+ * symbols themselves, in all four manglings (mpi_alltoall_, mpi_alltoall__,
+ * mpi_alltoall, MPI_ALLTOALL), for MPI_Alltoall, MPI_Alltoallv, MPI_Allgather
+ * and MPI_Finalize. MPICH's Fortran bindings (libmpichfort) call the C
+ * MPI_Alltoall, MPI_Alltoallv, MPI_Allgather (mpi_f08 too) and, from mpif.h
+ * and `use mpi`, MPI_Finalize, which c_bindings.c already defines: defining
+ * them again would gain nothing and would have to redo MPICH's conversions, so
+ * on MPICH every Fortran collective reaches xchg exactly once, through C, after
+ * MPICH converted it. The one exception is `use mpi_f08`'s MPI_Finalize, which
+ * calls PMPI_Finalize in MPICH and in Open MPI alike: we define
+ * mpi_finalize_f08_ for every MPI, so XCHG_VERBOSE reports for f08 programs.
  *
- * MPI_IN_PLACE and MPI_BOTTOM. In Fortran they are variables in common blocks;
- * a Fortran program passes their address, which differs from C's MPI_IN_PLACE.
- * We test for them with Open MPI's own OMPI_IS_FORTRAN_IN_PLACE and
- * OMPI_IS_FORTRAN_BOTTOM from <mpif-c-constants-decl.h>, the header Open MPI
- * installs for exactly this purpose (generated for the installation's Fortran
- * name mangling): the same test Open MPI's own bindings make, so we recognize
- * MPI_IN_PLACE exactly when Open MPI would. (The alternatives were weaker: a
- * Fortran routine in this library would define the common block itself and
- * could, preloaded, take the symbol over from the MPI library; dlsym of the
- * internal names guesses their mangling.)
+ * MPI_IN_PLACE and MPI_BOTTOM (Open MPI). In Fortran they are variables in
+ * common blocks; a Fortran program passes their address, which differs from
+ * C's MPI_IN_PLACE. We test for them with Open MPI's own
+ * OMPI_IS_FORTRAN_IN_PLACE and OMPI_IS_FORTRAN_BOTTOM from
+ * <mpif-c-constants-decl.h>, the header Open MPI installs for this purpose
+ * (generated for the installation's Fortran name mangling): the same test Open
+ * MPI's own bindings make, so we recognize MPI_IN_PLACE exactly when Open MPI
+ * would. The alternatives were weaker: a Fortran routine in this library that
+ * records the address would define the common block itself and could,
+ * preloaded, take the symbol over from the MPI library; dlsym of internal names
+ * guesses their mangling.
  *
- * mpi_f08. Open MPI 4's MPI_Alltoall_f08 (symbol mpi_alltoall_f08_) passes
- * choice buffers as plain addresses (ignore-TKR), handles as one INTEGER
- * (TYPE(MPI_Comm) has the single component MPI_VAL) and the optional ierror
- * as a null pointer when absent: the same calling convention as mpif.h, so
- * the same function serves it. Open MPI 5 may pass buffers as TS 29113
- * descriptors (MPI_SUBARRAYS_SUPPORTED), so there `use mpi_f08` calls pass
- * through to MPI unchanged.
+ * mpi_f08 collectives (Open MPI). Open MPI 4's MPI_Alltoall_f08 (symbol
+ * mpi_alltoall_f08_) passes choice buffers as plain addresses (ignore-TKR),
+ * handles as one INTEGER (TYPE(MPI_Comm) has the single component MPI_VAL) and
+ * the optional ierror as a null pointer when absent: the calling convention of
+ * mpif.h, so the same function serves it. Open MPI 5 may pass buffers as
+ * TS 29113 descriptors (MPI_SUBARRAYS_SUPPORTED), so there `use mpi_f08`
+ * collectives pass through to MPI unchanged.
  */
 #include <mpi.h>
+
+#include "route.h"
+
+#define XCHG_EXPORT __attribute__((visibility("default")))
+
+/* `use mpi_f08`: MPI_Finalize(ierror), ierror optional (NULL when absent). */
+XCHG_EXPORT void mpi_finalize_f08_(MPI_Fint *ierr)
+{
+    int rc = xchg_ip_finalize();
+    if (ierr) *ierr = (MPI_Fint)rc;
+}
 
 #if defined(OPEN_MPI) && OPEN_MPI && defined(__has_include)
 #if __has_include(<mpif-c-constants-decl.h>)
@@ -45,10 +58,6 @@
 
 #include <mpif-c-constants-decl.h>
 #include <stdlib.h>
-
-#include "route.h"
-
-#define XCHG_EXPORT __attribute__((visibility("default")))
 
 static const void *f2c_sendbuf(void *buf)
 {
@@ -140,10 +149,6 @@ XCHG_IP_FORTRAN_NAMES(xchg_ip_f_finalize, mpi_finalize, MPI_FINALIZE)
 XCHG_EXPORT __typeof__(xchg_ip_f_alltoall) mpi_alltoall_f08_ __attribute__((alias("xchg_ip_f_alltoall")));
 XCHG_EXPORT __typeof__(xchg_ip_f_alltoallv) mpi_alltoallv_f08_ __attribute__((alias("xchg_ip_f_alltoallv")));
 XCHG_EXPORT __typeof__(xchg_ip_f_allgather) mpi_allgather_f08_ __attribute__((alias("xchg_ip_f_allgather")));
-XCHG_EXPORT __typeof__(xchg_ip_f_finalize) mpi_finalize_f08_ __attribute__((alias("xchg_ip_f_finalize")));
 #endif
 
-#else
-/* Not Open MPI (or no <mpif-c-constants-decl.h>): nothing to define. */
-typedef int xchg_ip_fortran_unused;
-#endif
+#endif /* XCHG_IP_OMPI_FORTRAN */

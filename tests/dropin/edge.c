@@ -9,7 +9,9 @@
  *     alltoallv counts, MPI_COMM_NULL) return the MPI error class instead of
  *     crashing;
  *   - after an error, the communicator still works.
- * Prints one PASS/FAIL line per check (rank 0) and "edge: N passed, N failed";
+ * Rank 0 prints one PASS/FAIL line per check, the calls it made ("calls
+ * alltoall=..." on intra-communicators, "to_mpi alltoall=..." the others) and
+ * "edge: N passed, N failed";
  * exits 1 if anything failed. Needs at least 2 ranks.
  */
 #include <mpi.h>
@@ -17,6 +19,8 @@
 #include <stdlib.h>
 
 static int passed, failed, rank;
+/* Calls this rank made: on intra-communicators (xchg's) and passed to MPI. */
+static int routed_a2a, routed_a2av, routed_ag, to_mpi_a2a, to_mpi_a2av, to_mpi_ag;
 
 static void check(const char *what, int ok)
 {
@@ -51,6 +55,7 @@ static void intercomm_checks(void)
         for (int i = 0; i < n; i++) sbuf[p * n + i] = value(me, (1 - color) * 1000 + p, i);
     for (int i = 0; i < n * rsize; i++) rbuf[i] = -1;
     int rc = MPI_Alltoall(sbuf, n, MPI_INT, rbuf, n, MPI_INT, inter);
+    to_mpi_a2a++;
     int ok = rc == MPI_SUCCESS;
     for (int p = 0; p < rsize; p++)
         for (int i = 0; i < n; i++) ok &= rbuf[p * n + i] == value((1 - color) * 1000 + p, me, i);
@@ -76,6 +81,7 @@ static void intercomm_checks(void)
     int *vr = malloc(sizeof(int) * (off + 1));
     for (int i = 0; i < off; i++) vr[i] = -1;
     rc = MPI_Alltoallv(vs, sc, sd, MPI_INT, vr, rc_, rd, MPI_INT, inter);
+    to_mpi_a2av++;
     ok = rc == MPI_SUCCESS;
     for (int p = 0; p < rsize; p++)
         for (int i = 0; i < rc_[p]; i++) ok &= vr[rd[p] + i] == value((1 - color) * 1000 + p, lrank, i);
@@ -85,6 +91,7 @@ static void intercomm_checks(void)
     int mine[2] = {me, -me};
     int *ag = malloc(sizeof(int) * 2 * rsize);
     rc = MPI_Allgather(mine, 2, MPI_INT, ag, 2, MPI_INT, inter);
+    to_mpi_ag++;
     ok = rc == MPI_SUCCESS;
     for (int p = 0; p < rsize; p++)
         ok &= ag[2 * p] == (1 - color) * 1000 + p && ag[2 * p + 1] == -((1 - color) * 1000 + p);
@@ -128,6 +135,7 @@ static void error_checks(void)
     int *counts = malloc(sizeof(int) * size * 2), *displs = counts + size;
 
     int rc = MPI_Alltoall(s, -1, MPI_INT, r, -1, MPI_INT, comm);
+    routed_a2a++;
     MPI_Error_class(rc, &cls);
     check("MPI_Alltoall with a negative count returns MPI_ERR_COUNT", rc != MPI_SUCCESS && cls == MPI_ERR_COUNT);
 
@@ -136,20 +144,24 @@ static void error_checks(void)
         displs[p] = p;
     }
     rc = MPI_Alltoallv(s, counts, displs, MPI_INT, r, counts, displs, MPI_INT, comm);
+    routed_a2av++;
     MPI_Error_class(rc, &cls);
     check("MPI_Alltoallv with a negative count returns MPI_ERR_COUNT", rc != MPI_SUCCESS && cls == MPI_ERR_COUNT);
 
     rc = MPI_Allgather(s, -3, MPI_INT, r, -3, MPI_INT, comm);
+    routed_ag++;
     MPI_Error_class(rc, &cls);
     check("MPI_Allgather with a negative count returns MPI_ERR_COUNT", rc != MPI_SUCCESS && cls == MPI_ERR_COUNT);
 
     rc = MPI_Alltoall(s, 1, MPI_INT, r, 1, MPI_INT, MPI_COMM_NULL);
+    to_mpi_a2a++;
     MPI_Error_class(rc, &cls);
     check("MPI_Alltoall on MPI_COMM_NULL returns MPI_ERR_COMM", rc != MPI_SUCCESS && cls == MPI_ERR_COMM);
 
     /* The communicator still works after the errors. */
     for (int p = 0; p < size; p++) s[p] = value(rank, p, 1);
     rc = MPI_Alltoall(s, 1, MPI_INT, r, 1, MPI_INT, comm);
+    routed_a2a++;
     int ok = rc == MPI_SUCCESS;
     for (int p = 0; p < size; p++) ok &= r[p] == value(p, rank, 1);
     check("MPI_Alltoall after the errors", ok);
@@ -172,7 +184,13 @@ int main(int argc, char **argv)
     intercomm_checks();
     alltoallw_check();
     error_checks();
-    if (rank == 0) printf("edge: %d passed, %d failed\n", passed, failed);
+    if (rank == 0) {
+        printf("calls alltoall=%d alltoallv=%d allgather=%d (per rank, intra-communicators; "
+               "errors: 1 each)\n", routed_a2a, routed_a2av, routed_ag);
+        printf("to_mpi alltoall=%d alltoallv=%d allgather=%d (per rank: inter-communicator, "
+               "MPI_COMM_NULL)\n", to_mpi_a2a, to_mpi_a2av, to_mpi_ag);
+        printf("edge: %d passed, %d failed\n", passed, failed);
+    }
     MPI_Finalize();
     return failed ? 1 : 0;
 }

@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# Tests of the drop-in library (libxchg-mpi.so, src/interpose/) on programs
+# that know nothing of xchg, each run without it (the reference) and under
+# tools/xchg-run, which preloads it:
+#   Open MPI: mpi4py (python3-mpi4py + NumPy), FFTW's MPI 3-D transform
+#             (libfftw3-mpi-dev), Fortran (mpif.h, use mpi, use mpi_f08),
+#             edge cases (inter-communicator, MPI_Alltoallw, errors), and a
+#             program linked with -lxchg-mpi instead of preloading;
+#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08) and the edge cases.
+# A run under xchg must give the program's own PASS verdicts and, read from
+# XCHG_COUNT_FILE, exactly the calls the program says it made (so a call that
+# silently bypassed xchg, or was routed twice, fails); mpi4py must also give
+# the same digest of every received byte as without xchg.
+#
+# Usage: tests/dropin/run.sh [OMPI_BUILD [MPICH_BUILD]]
+#   defaults: build build-mpich (what scripts/setup builds); "-" skips an MPI.
+# The test programs are compiled into BUILD/dropin-tests/ with the build's
+# own MPI compiler wrappers. A test whose prerequisites are missing (gfortran,
+# mpi4py, FFTW) is reported as SKIP and not counted. The last line is
+# "N passed, N failed"; the exit status is 1 if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+src=$PWD/tests/dropin
+
+ompi_build=${1:-build}
+mpich_build=${2:-build-mpich}
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+unset XCHG_ALLTOALL XCHG_ALLTOALLV XCHG_ALLGATHER XCHG_VIRTUAL_NODES XCHG_VIRTUAL_PLACEMENT
+unset XCHG_VERBOSE XCHG_COUNT_FILE XCHG_MPI_LIB
+
+passed=0
+failed=0
+skipped=0
+start=$SECONDS
+pass() { echo "PASS $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+skip() { echo "SKIP $*"; skipped=$((skipped + 1)); }
+
+# Set by setup_mpi for the MPI under test.
+build='' work='' mpi='' cc='' fc='' launcher='' run=''
+
+# setup_mpi BUILD_DIR: compilers and launcher of the build's MPI.
+setup_mpi() {
+    build=$1
+    work=$PWD/$build/dropin-tests
+    cc=$(sed -n 's/^MPI_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
+    cc=$(command -v "${cc:-mpicc}" || echo "${cc:-mpicc}")
+    local dir base suffix
+    dir=$(dirname "$cc")
+    base=$(basename "$cc")
+    suffix=${base#mpicc}                      # ".openmpi", ".mpich" or ""
+    fc=$dir/mpifort$suffix
+    launcher=$dir/mpiexec$suffix
+    run=$PWD/$build/xchg-run
+    if grep -q 'libmpich\.so' "$build/src/interpose/libxchg-mpi.so" 2>/dev/null; then
+        mpi=mpich
+    else
+        mpi=openmpi
+    fi
+    mkdir -p "$work"
+}
+
+# last_log: the log of the latest `launch`.
+last_log=''
+# launch NAME NP [ENV=VALUE...] -- COMMAND...: run under the MPI launcher,
+# output to $work/NAME.log; returns the exit status (124: timed out).
+launch() {
+    local name=$1 np=$2
+    shift 2
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    last_log=$work/$name.log
+    env "${envs[@]}" timeout -k 5 120 "$launcher" -n "$np" "$@" >"$last_log" 2>&1
+}
+# xlaunch: the same under tools/xchg-run, with XCHG_COUNT_FILE=$work/NAME.counts.
+xlaunch() {
+    local name=$1 np=$2
+    shift 2
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    last_log=$work/$name.log
+    rm -f "$work/$name.counts"
+    env "${envs[@]}" XCHG_COUNT_FILE="$work/$name.counts" \
+        timeout -k 5 120 "$run" "$launcher" -n "$np" "$@" >"$last_log" 2>&1
+}
+
+# verdict NAME RC: the program's own "X: N passed, 0 failed" line and exit 0.
+verdict() {
+    local name=$1 rc=$2 line
+    line=$(grep -E '^[a-z0-9]+: [0-9]+ passed, [0-9]+ failed$' "$last_log" | tail -1)
+    if [ "$rc" -eq 0 ] && [ -n "$line" ] && [[ $line == *" 0 failed" ]]; then
+        pass "$name (${line#*: })"
+        return 0
+    fi
+    fail "$name: exit status $rc, ${line:-no verdict} (log $last_log)"
+    grep -E '^FAIL' "$last_log" | head -5 | sed 's/^/     /'
+    tail -5 "$last_log" | sed 's/^/   | /'
+    return 1
+}
+
+# counted NAME COLL KEY EXPECTED: KEY (calls, to_mpi, errors) of COLL in NAME.counts.
+counted() {
+    sed -n "s/^$2 .*\\b$3=\\([0-9]*\\).*/\\1/p" "$work/$1.counts" 2>/dev/null
+}
+
+# check_counts NAME NP: the program's "calls alltoall=A alltoallv=V
+# allgather=G" (per rank) times NP must equal what reached xchg, and its
+# "to_mpi ..." line (or 0) what xchg passed to MPI.
+check_counts() {
+    local name=$1 np=$2 line coll want got ok=1 detail=''
+    if [ ! -s "$work/$name.counts" ]; then
+        fail "$name: no XCHG_COUNT_FILE written (was libxchg-mpi.so loaded?)"
+        return
+    fi
+    for kind in calls to_mpi; do
+        line=$(grep -E "^$kind alltoall=" "$last_log" | tail -1)
+        for coll in alltoall alltoallv allgather; do
+            want=0
+            [ -n "$line" ] && want=$(sed -n "s/.*\\b$coll=\\([0-9]*\\).*/\\1/p" <<<"$line")
+            want=$((want * np))
+            got=$(counted "$name" "$coll" "$kind")
+            detail+=" $coll $kind=${got:-?}"
+            [ "${got:-x}" = "$want" ] || { ok=0; detail+="(expected $want)"; }
+        done
+    done
+    if [ $ok = 1 ]; then pass "$name reached xchg exactly:$detail"; else fail "$name counts:$detail"; fi
+}
+
+check_library() {
+    local lib=$build/src/interpose/libxchg-mpi.so
+    if [ ! -f "$lib" ]; then
+        fail "$mpi: $lib not built"
+        return 1
+    fi
+    # Every MPI call of the drop-in goes to PMPI_, or a wrapper could recurse.
+    local leaks want missing=''
+    leaks=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep -E '^MPI_[A-Z]' | tr '\n' ' ')
+    want="MPI_Alltoall MPI_Alltoallv MPI_Allgather MPI_Finalize mpi_finalize_f08_"
+    [ $mpi = openmpi ] && want+=" mpi_alltoall_ mpi_alltoallv_ mpi_allgather_ mpi_finalize_
+        MPI_ALLTOALL mpi_alltoall mpi_alltoall__ mpi_alltoall_f08_"
+    for sym in $want; do
+        nm -D --defined-only "$lib" | awk '{print $NF}' | grep -qx "$sym" || missing+=" $sym"
+    done
+    if [ -z "$leaks" ] && [ -z "$missing" ]; then
+        pass "$mpi: $lib defines the entry points and calls MPI only through PMPI_"
+    else
+        fail "$mpi: $lib${leaks:+ calls $leaks}${missing:+ lacks$missing}"
+    fi
+}
+
+test_edge() {
+    local np=$1 rc
+    if ! "$cc" -O1 -o "$work/edge" "$src/edge.c" 2>"$work/edge.build.log"; then
+        fail "$mpi edge: does not compile (log $work/edge.build.log)"
+        return
+    fi
+    launch "$mpi-edge-ref" "$np" -- "$work/edge"
+    verdict "$mpi edge, np=$np, without xchg" $?
+    xlaunch "$mpi-edge" "$np" -- "$work/edge"
+    rc=$?
+    verdict "$mpi edge, np=$np, under xchg-run" $rc && check_counts "$mpi-edge" "$np"
+}
+
+test_fortran() {
+    local np=$1 variant flags rc
+    if ! command -v "$fc" >/dev/null || ! command -v gfortran >/dev/null; then
+        skip "$mpi Fortran: no $fc / gfortran"
+        return
+    fi
+    for variant in mpif mpi f08; do
+        case $variant in
+        mpif) flags="-fallow-argument-mismatch -w" ;;   # mpif.h has no interfaces
+        mpi) flags="-DXCHG_USE_MPI -w" ;;
+        f08) flags="-DXCHG_USE_F08" ;;
+        esac
+        # shellcheck disable=SC2086
+        if ! "$fc" -O1 $flags -o "$work/f_$variant" "$src/collectives.F90" \
+            >"$work/f_$variant.build.log" 2>&1; then
+            if [ $variant = f08 ] && grep -qi "mpi_f08" "$work/f_$variant.build.log"; then
+                skip "$mpi Fortran use mpi_f08: module not available"
+            else
+                fail "$mpi Fortran $variant: does not compile (log $work/f_$variant.build.log)"
+            fi
+            continue
+        fi
+        launch "$mpi-fortran-$variant-ref" "$np" -- "$work/f_$variant"
+        verdict "$mpi Fortran ($variant), np=$np, without xchg" $?
+        xlaunch "$mpi-fortran-$variant" "$np" -- "$work/f_$variant"
+        rc=$?
+        verdict "$mpi Fortran ($variant), np=$np, under xchg-run" $rc &&
+            check_counts "$mpi-fortran-$variant" "$np"
+    done
+}
+
+# The digest line of the latest log.
+digest() { sed -n 's/^digest //p' "$last_log" | tail -1; }
+
+test_mpi4py() {
+    local np=3 py='' candidate ref rc name
+    for candidate in /usr/bin/python3 python3; do
+        if "$candidate" -c 'import mpi4py.MPI as M, numpy, sys; sys.exit("Open MPI" not in M.Get_library_version())' \
+            >/dev/null 2>&1; then
+            py=$candidate
+            break
+        fi
+    done
+    if [ -z "$py" ]; then
+        skip "mpi4py: no python3 with mpi4py (Open MPI) and NumPy"
+        return
+    fi
+    launch mpi4py-ref $np -- "$py" "$src/mpi4py_collectives.py"
+    verdict "mpi4py, np=$np, without xchg" $? || return
+    ref=$(digest)
+    # The default selection, the MPI library's own collectives through xchg
+    # (the `mpi` selection, for A/B), and other algorithms.
+    for setting in default mpi bruck; do
+        name=mpi4py-$setting
+        case $setting in
+        default) xlaunch $name $np -- "$py" "$src/mpi4py_collectives.py" ;;
+        mpi) xlaunch $name $np XCHG_ALLTOALL=mpi XCHG_ALLTOALLV=mpi XCHG_ALLGATHER=mpi -- \
+                 "$py" "$src/mpi4py_collectives.py" ;;
+        bruck) xlaunch $name $np XCHG_ALLTOALL=bruck XCHG_ALLTOALLV=parlogna:radix=3 \
+                   XCHG_ALLGATHER=ring -- "$py" "$src/mpi4py_collectives.py" ;;
+        esac
+        rc=$?
+        verdict "mpi4py, np=$np, under xchg-run (selection: $setting)" $rc || continue
+        check_counts $name $np
+        if [ "$(digest)" = "$ref" ] && [ -n "$ref" ]; then
+            pass "mpi4py ($setting): every received byte as without xchg (digest ${ref:0:12})"
+        else
+            fail "mpi4py ($setting): digest $(digest) differs from $ref without xchg"
+        fi
+        if [ $setting != default ]; then
+            local algos
+            algos=$(sed -n 's/^algorithm \([a-z]*\) \([^ ]*\) .*/\1=\2/p' "$work/$name.counts" | tr '\n' ' ')
+            case $setting in
+            mpi) [[ $algos == *alltoall=mpi* && $algos == *alltoallv=mpi* && $algos == *allgather=mpi* ]] ;;
+            bruck) [[ $algos == *alltoall=bruck* && $algos == *alltoallv=parlogna* && $algos == *allgather=ring* ]] ;;
+            esac && pass "mpi4py ($setting): the environment chose the algorithms: $algos" ||
+                fail "mpi4py ($setting): algorithms used: $algos"
+        fi
+    done
+}
+
+test_fftw() {
+    if ! "$cc" -O2 -o "$work/fftw3d" "$src/fftw3d.c" -lfftw3_mpi -lfftw3 -lm \
+        >"$work/fftw3d.build.log" 2>&1; then
+        skip "FFTW: does not build with $cc -lfftw3_mpi (libfftw3-mpi-dev?), log $work/fftw3d.build.log"
+        return
+    fi
+    launch fftw-ref 3 -- "$work/fftw3d"
+    verdict "FFTW 30x28x26, np=3, without xchg" $?
+    # 30x28x26 on 3 ranks: unequal blocks (MPI_Alltoallv); 32x28x26 on 4: MPI_Alltoall.
+    local np grid coll name n
+    for case in "3 30 28 26 alltoallv" "4 32 28 26 alltoall"; do
+        read -r np n0 n1 n2 coll <<<"$case"
+        grid=${n0}x${n1}x${n2}
+        name=fftw-$grid
+        xlaunch $name "$np" -- "$work/fftw3d" "$n0" "$n1" "$n2"
+        verdict "FFTW $grid, np=$np, under xchg-run" $? || continue
+        n=$(counted $name $coll calls)
+        if [ "${n:-0}" -gt 0 ] && [ "$(counted $name $coll to_mpi)" = 0 ]; then
+            pass "FFTW $grid: $n MPI_$coll calls (sum over ranks) reached xchg"
+        else
+            fail "FFTW $grid: ${n:-no} MPI_$coll calls reached xchg"
+        fi
+        # FFTW_ESTIMATE's plan is fixed: it must use the alltoall transpose, so
+        # the checked result went through xchg whatever FFTW_MEASURE picked.
+        if grep -q 'PASS FFTW_ESTIMATE.*alltoall transpose: yes' "$last_log"; then
+            pass "FFTW $grid: the FFTW_ESTIMATE plan uses the alltoall transpose (checked result went through xchg)"
+        else
+            fail "FFTW $grid: the FFTW_ESTIMATE plan does not use the alltoall transpose"
+        fi
+    done
+}
+
+# The program linked with -lxchg-mpi (before the MPI library), no LD_PRELOAD.
+test_linked() {
+    local dir=$PWD/$build/src/interpose name=openmpi-edge-linked
+    if ! "$cc" -O1 -o "$work/edge-linked" "$src/edge.c" -L"$dir" -Wl,-rpath,"$dir" -lxchg-mpi \
+        >"$work/edge-linked.build.log" 2>&1; then
+        fail "edge linked with -lxchg-mpi: does not build (log $work/edge-linked.build.log)"
+        return
+    fi
+    rm -f "$work/$name.counts"
+    last_log=$work/$name.log
+    XCHG_COUNT_FILE=$work/$name.counts timeout -k 5 120 "$launcher" -n 3 "$work/edge-linked" \
+        >"$last_log" 2>&1
+    verdict "edge linked with -lxchg-mpi, np=3" $? && check_counts $name 3
+}
+
+if [ "$ompi_build" != - ]; then
+    echo "== Open MPI ($ompi_build)"
+    setup_mpi "$ompi_build"
+    if check_library; then
+        test_edge 4
+        test_linked
+        test_fortran 3
+        test_mpi4py
+        test_fftw
+    fi
+fi
+if [ "$mpich_build" != - ]; then
+    echo "== MPICH ($mpich_build)"
+    setup_mpi "$mpich_build"
+    if check_library; then
+        test_edge 3
+        test_fortran 3
+    fi
+fi
+
+echo "dropin: $((SECONDS - start)) s, $skipped skipped"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
