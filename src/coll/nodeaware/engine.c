@@ -379,7 +379,7 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
         for (int q = 0; q < nmembers; q++) rnblk[q] /= 8;
         xchg_phase_end(ctx, phase_names[kind]);
         if (dry && lengths) {
-            XCHG_ALLOC(lengths->len, (size_t)total_recv_blocks * sizeof(int64_t));
+            XCHG_ALLOC(lengths->len, (size_t)(total_recv_blocks + 1) * sizeof(int64_t));
             memcpy(lengths->len, meta_recv, (size_t)total_recv_blocks * sizeof(int64_t));
             lengths->n = total_recv_blocks;
             lengths->recorded = 1;
