@@ -4,6 +4,7 @@
  *   bench_workload.c block sizes (--dist), buffers, the calls themselves
  *   bench_algos.c    --algo expansion (all, sweeps) from the registry
  *   bench_report.c   table, CSV, JSON, progress
+ *   bench_setup.c    --persistent (requests) and --first-call (fresh communicators)
  * To add an option such as --skew (arrival skew) or --breakdown (phase times):
  * put its value in bench_options, act on it in bench_time_calls() (the one
  * timed loop), and add its columns to bench_result and bench_report.c.
@@ -42,6 +43,8 @@ typedef struct bench_options {
     const char *csv_path, *json_path;
     int progress;
     int breakdown;                /* --breakdown: per-phase medians */
+    int persistent;               /* --persistent N: starts per request (0: off) */
+    int first_call;               /* --first-call: first calls on fresh communicators */
 } bench_options;
 
 /* The algorithms to run: selection strings, after expanding all and sweeps. */
@@ -74,6 +77,16 @@ typedef struct bench_result {
     double send_bytes_per_rank;   /* mean over ranks of the bytes a rank sends */
     int phase_seen;               /* --breakdown: bit p set when some rank reported phase p */
     double phase_us[BENCH_NUM_PHASES]; /* median over iterations of the slowest rank's phase time */
+    /* --persistent N: one request per round (init, N starts); slowest rank's times */
+    bench_status persist_status;  /* ROW_NOT_APPLICABLE: MPI has no persistent form */
+    double init_us;               /* median over rounds of the init */
+    double start_us;              /* median over every start (Start + Wait) */
+    double first_start_us;        /* median over rounds of the first start */
+    double per_call_us;           /* median over rounds of (init + N starts) / N */
+    /* --first-call: one fresh communicator per round */
+    bench_status first_status;
+    double ctx_us;                /* XCHG_Comm_set_algorithm on it (NAN for MPI) */
+    double first_us, second_us;   /* its first call (plan built) and second call */
 } bench_result;
 
 typedef struct bench_run_info {
@@ -98,11 +111,33 @@ int bench_sizes(const bench_options *opt, int nranks, int64_t *sizes, int max_si
 int bench_algos_expand(const bench_options *opt, int nranks, int rank, bench_algo_list *list);
 void bench_algos_free(bench_algo_list *list);
 
+/* bench_setup.c: --persistent and --first-call, one trial per row and round
+ * (selection NULL: MPI's own). Times are the slowest rank's. */
+typedef struct bench_setup {
+    double *persistent;           /* [row][round][1 + N]: init, then the N starts */
+    double *first;                /* [row][round][3]: context, first call, second call */
+    int rounds;
+} bench_setup;
+
+int bench_mpi_persistent_available(void);
+const char *bench_mpi_persistent_name(void);
+int bench_setup_alloc(const bench_options *o, int num_rows, int rounds, bench_setup *st);
+void bench_setup_free(bench_setup *st);
+/* Row `row`'s trials of round `round`; a failure or a wrong result sets
+ * r->persist_status or r->first_status. */
+void bench_setup_round(const bench_options *o, bench_workload *w, const char *selection,
+                       MPI_Comm comm, bench_setup *st, int row, int round, bench_result *r);
+/* Medians into r (init_us ... second_us). */
+void bench_setup_summarize(const bench_options *o, const bench_setup *st, int row,
+                           bench_result *r);
+
 /* bench_report.c */
 void bench_report_header(const bench_run_info *info, FILE *out);
 void bench_report_row(const bench_run_info *info, const bench_result *r, FILE *out);
 void bench_report_summary(const bench_run_info *info, const bench_result *rows, int num_rows,
                           FILE *out);
+void bench_report_persistent_summary(const bench_run_info *info, const bench_result *rows,
+                                     int num_rows, FILE *out);
 int bench_report_csv(const bench_run_info *info, const bench_result *rows, int num_rows,
                      const char *path);
 int bench_report_json(const bench_run_info *info, const bench_result *rows, int num_rows,

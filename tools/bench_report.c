@@ -4,6 +4,7 @@
  * field, and the progress line on stderr. Only rank 0 calls these.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -53,11 +54,47 @@ void bench_report_header(const bench_run_info *info, FILE *out)
     if (o->breakdown)
         fprintf(out, "# --breakdown: per phase, the slowest rank's time in each iteration, median\n"
                      "#   over iterations (us); ranks wait inside phases, so phases need not add up\n");
+    if (o->persistent)
+        fprintf(out, "# --persistent %d: per round one request, init then %d starts (Start + Wait),\n"
+                     "#   each timed like a blocking call; medians: init_us, start1_us (first start),\n"
+                     "#   start_us (all starts), call_us = (init + %d starts) / %d per round;\n"
+                     "#   call/blk = call_us / median_us (the blocking call with its cached plan);\n"
+                     "#   MPI row: %s\n",
+                o->persistent, o->persistent, o->persistent, o->persistent,
+                bench_mpi_persistent_name());
+    if (o->first_call)
+        fprintf(out, "# --first-call: per round a fresh MPI_Comm_dup; medians: ctx_us (set the\n"
+                     "#   algorithm: creates xchg's context), first_us (first call: builds the plan),\n"
+                     "#   second_us (second call: cached plan)\n");
     fprintf(out, "#\n");
     fprintf(out, "%8s  %-*s %11s", "S", algo_width(info), "algorithm", "median_us");
     if (o->full) fprintf(out, " %11s %11s", "min_us", "max_us");
-    fprintf(out, " %7s %10s\n", "ratio", "scratch");
+    fprintf(out, " %7s %10s", "ratio", "scratch");
+    if (o->persistent)
+        fprintf(out, " %10s %10s %10s %10s %8s", "init_us", "start1_us", "start_us", "call_us",
+                "call/blk");
+    if (o->first_call) fprintf(out, " %10s %10s %10s", "ctx_us", "first_us", "second_us");
+    fprintf(out, "\n");
     fflush(out);
+}
+
+/* The --persistent and --first-call columns of one row. */
+static void report_setup(const bench_options *o, const bench_result *r, FILE *out)
+{
+    if (o->persistent && r->persist_status == ROW_OK)
+        fprintf(out, " %10.2f %10.2f %10.2f %10.2f %8.2f", r->init_us, r->first_start_us,
+                r->start_us, r->per_call_us, r->per_call_us / r->median_us);
+    else if (o->persistent)
+        fprintf(out, " %54s", r->persist_status == ROW_NOT_APPLICABLE ? "persistent: n/a"
+                              : r->persist_status == ROW_WRONG        ? "persistent: WRONG"
+                                                                      : "persistent: ERROR");
+    if (o->first_call && r->first_status == ROW_OK) {
+        if (isnan(r->ctx_us)) fprintf(out, " %10s", "-");
+        else fprintf(out, " %10.2f", r->ctx_us);
+        fprintf(out, " %10.2f %10.2f", r->first_us, r->second_us);
+    } else if (o->first_call) {
+        fprintf(out, " %32s", "first-call: ERROR");
+    }
 }
 
 void bench_report_row(const bench_run_info *info, const bench_result *r, FILE *out)
@@ -69,6 +106,7 @@ void bench_report_row(const bench_run_info *info, const bench_result *r, FILE *o
         fprintf(out, "%11.2f", r->median_us);
         if (info->opt->full) fprintf(out, " %11.2f %11.2f", r->min_us, r->max_us);
         fprintf(out, " %7.2f %10lld", r->ratio, r->scratch_peak);
+        report_setup(info->opt, r, out);
         for (int p = 0; info->opt->breakdown && p < BENCH_NUM_PHASES; p++)
             if (r->phase_seen & (1 << p))
                 fprintf(out, " %s=%.2f", bench_phase_names[p], r->phase_us[p]);
@@ -84,18 +122,29 @@ static void format_size(int64_t s, char *buf, size_t len)
     else snprintf(buf, len, "%" PRId64, s);
 }
 
-/* Ratios, one line per algorithm and one column per size; '*' marks the
- * fastest xchg algorithm of each size. */
-void bench_report_summary(const bench_run_info *info, const bench_result *rows, int num_rows,
-                          FILE *out)
+static double blocking_ratio(const bench_result *r) { return r->ratio; }
+static double call_ratio(const bench_result *r) { return r->per_call_us / r->median_us; }
+static double start_ratio(const bench_result *r) { return r->start_us / r->median_us; }
+
+/* The summary's cell for r: "WRONG", "ERROR", "n/a", or ok. */
+static const char *cell_status(const bench_result *r, int persistent)
+{
+    bench_status st = r->status == ROW_OK && persistent ? r->persist_status : r->status;
+    return st == ROW_OK ? NULL : st == ROW_WRONG ? "WRONG" : st == ROW_FAILED ? "ERROR" : "n/a";
+}
+
+/* One grid: a line per algorithm (the MPI row too when `persistent`), a
+ * column per size, value(r) in the cells; '*' marks the smallest value of
+ * each size when `mark`. */
+static void summary_grid(const bench_run_info *info, const bench_result *rows, int num_rows,
+                         int persistent, double (*value)(const bench_result *), int mark,
+                         FILE *out)
 {
     int64_t sizes[64];
     int num_sizes = 0;
     for (int i = 0; i < num_rows; i++)
         if (num_sizes == 0 || sizes[num_sizes - 1] != rows[i].size)
             if (num_sizes < 64) sizes[num_sizes++] = rows[i].size;
-    fprintf(out, "\n# Summary: ratio to MPI's own %s (< 1.00: xchg faster; * fastest per S)\n",
-            info->opt->coll_name);
     fprintf(out, "%-*s", algo_width(info), "algorithm \\ S");
     for (int s = 0; s < num_sizes; s++) {
         char label[32];
@@ -104,24 +153,45 @@ void bench_report_summary(const bench_run_info *info, const bench_result *rows, 
     }
     fprintf(out, "\n");
     for (int i = 0; i < num_rows; i++) {
-        if (rows[i].size != sizes[0] || rows[i].is_mpi) continue;
+        if (rows[i].size != sizes[0] || (rows[i].is_mpi && !persistent)) continue;
         fprintf(out, "%-*s", algo_width(info), rows[i].algorithm);
         for (int s = 0; s < num_sizes; s++) {
             const bench_result *r = NULL, *best = NULL;
             for (int j = 0; j < num_rows; j++) {
-                if (rows[j].size != sizes[s] || rows[j].is_mpi) continue;
+                if (rows[j].size != sizes[s] || (rows[j].is_mpi && !persistent)) continue;
                 if (strcmp(rows[j].algorithm, rows[i].algorithm) == 0) r = &rows[j];
-                if (rows[j].status == ROW_OK && (!best || rows[j].ratio < best->ratio))
+                if (!cell_status(&rows[j], persistent) && (!best || value(&rows[j]) < value(best)))
                     best = &rows[j];
             }
             if (!r) fprintf(out, " %7s", "-");
-            else if (r->status == ROW_OK)
-                fprintf(out, " %6.2f%c", r->ratio, r == best ? '*' : ' ');
-            else fprintf(out, " %7s", r->status == ROW_WRONG ? "WRONG" : r->status == ROW_FAILED
-                                                                           ? "ERROR" : "n/a");
+            else if (cell_status(r, persistent)) fprintf(out, " %7s", cell_status(r, persistent));
+            else fprintf(out, " %6.2f%c", value(r), mark && r == best ? '*' : ' ');
         }
         fprintf(out, "\n");
     }
+}
+
+/* Ratios, one line per algorithm and one column per size; '*' marks the
+ * fastest xchg algorithm of each size. */
+void bench_report_summary(const bench_run_info *info, const bench_result *rows, int num_rows,
+                          FILE *out)
+{
+    fprintf(out, "\n# Summary: ratio to MPI's own %s (< 1.00: xchg faster; * fastest per S)\n",
+            info->opt->coll_name);
+    summary_grid(info, rows, num_rows, 0, blocking_ratio, 1, out);
+    fflush(out);
+}
+
+/* --persistent: per-call time and start time over the blocking median. */
+void bench_report_persistent_summary(const bench_run_info *info, const bench_result *rows,
+                                     int num_rows, FILE *out)
+{
+    fprintf(out, "\n# Persistent: call_us / blocking median_us, call_us = (init + %d starts) / %d\n"
+                 "#   (< 1.00: the request pays off over %d calls)\n",
+            info->opt->persistent, info->opt->persistent, info->opt->persistent);
+    summary_grid(info, rows, num_rows, 1, call_ratio, 0, out);
+    fprintf(out, "\n# Persistent: median start_us / blocking median_us (start alone vs the call)\n");
+    summary_grid(info, rows, num_rows, 1, start_ratio, 0, out);
     fflush(out);
 }
 
@@ -136,6 +206,28 @@ static void close_output(FILE *f)
     else fclose(f);
 }
 
+/* The --persistent and --first-call columns of one CSV row. */
+static void csv_setup(const bench_options *o, const bench_result *r, FILE *f)
+{
+    int ok = r->status == ROW_OK;
+    if (o->persistent) {
+        fprintf(f, ",%d,%s", o->persistent, status_name(ok ? r->persist_status : r->status));
+        if (ok && r->persist_status == ROW_OK)
+            fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.4f,%.4f", r->init_us, r->first_start_us,
+                    r->start_us, r->per_call_us, r->per_call_us / r->median_us,
+                    r->start_us / r->median_us);
+        else fprintf(f, ",,,,,,");
+    }
+    if (o->first_call) {
+        fprintf(f, ",%s", status_name(ok ? r->first_status : r->status));
+        if (ok && r->first_status == ROW_OK) {
+            if (isnan(r->ctx_us)) fprintf(f, ",");
+            else fprintf(f, ",%.3f", r->ctx_us);
+            fprintf(f, ",%.3f,%.3f", r->first_us, r->second_us);
+        } else fprintf(f, ",,,");
+    }
+}
+
 int bench_report_csv(const bench_run_info *info, const bench_result *rows, int num_rows,
                      const char *path)
 {
@@ -146,6 +238,10 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
                "max_us,ratio,iterations,warmup,scratch_peak_bytes,send_bytes_per_rank,message,mpi_library");
     for (int p = 0; o->breakdown && p < BENCH_NUM_PHASES; p++)
         fprintf(f, ",%s_us", bench_phase_names[p]);
+    if (o->persistent)
+        fprintf(f, ",persistent_starts,persistent_status,init_us,first_start_us,start_us,"
+                   "per_call_us,per_call_ratio,start_ratio");
+    if (o->first_call) fprintf(f, ",first_call_status,context_us,first_call_us,second_call_us");
     fprintf(f, "\n");
     for (int i = 0; i < num_rows; i++) {
         const bench_result *r = &rows[i];
@@ -162,6 +258,7 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
         for (int p = 0; o->breakdown && p < BENCH_NUM_PHASES; p++)
             if (r->status == ROW_OK && (r->phase_seen & (1 << p))) fprintf(f, ",%.3f", r->phase_us[p]);
             else fprintf(f, ",");
+        csv_setup(o, r, f);
         fprintf(f, "\n");
     }
     close_output(f);
@@ -179,6 +276,32 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* The --persistent and --first-call objects of one JSON row. */
+static void json_setup(const bench_options *o, const bench_result *r, FILE *f)
+{
+    int ok = r->status == ROW_OK;
+    if (o->persistent) {
+        fprintf(f, ", \"persistent\": {\"starts\": %d, \"status\": \"%s\"", o->persistent,
+                status_name(ok ? r->persist_status : r->status));
+        if (ok && r->persist_status == ROW_OK)
+            fprintf(f, ", \"init_us\": %.3f, \"first_start_us\": %.3f, \"start_us\": %.3f, "
+                       "\"per_call_us\": %.3f, \"per_call_ratio\": %.4f, \"start_ratio\": %.4f",
+                    r->init_us, r->first_start_us, r->start_us, r->per_call_us,
+                    r->per_call_us / r->median_us, r->start_us / r->median_us);
+        fprintf(f, "}");
+    }
+    if (o->first_call) {
+        fprintf(f, ", \"first_call\": {\"status\": \"%s\"",
+                status_name(ok ? r->first_status : r->status));
+        if (ok && r->first_status == ROW_OK) {
+            if (!isnan(r->ctx_us)) fprintf(f, ", \"context_us\": %.3f", r->ctx_us);
+            fprintf(f, ", \"first_call_us\": %.3f, \"second_call_us\": %.3f", r->first_us,
+                    r->second_us);
+        }
+        fprintf(f, "}");
+    }
+}
+
 int bench_report_json(const bench_run_info *info, const bench_result *rows, int num_rows,
                       const char *path)
 {
@@ -189,9 +312,9 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
     json_string(f, o->coll == XCHG_ALLTOALLV ? bench_dist_names[o->dist] : "");
     fprintf(f, ",\n  \"seed\": %" PRIu64 ",\n  \"P\": %d,\n  \"nodes\": %d,\n"
                "  \"virtual_nodes\": %s,\n  \"iterations\": %d,\n  \"warmup\": %d,\n  \"rounds\": %d,\n"
-               "  \"mpi_library\": ",
+               "  \"persistent_starts\": %d,\n  \"mpi_persistent\": \"%s\",\n  \"mpi_library\": ",
             o->seed, info->size, info->num_nodes, info->topo_virtual ? "true" : "false",
-            o->iterations, o->warmup, o->rounds);
+            o->iterations, o->warmup, o->rounds, o->persistent, bench_mpi_persistent_name());
     json_string(f, info->mpi_library);
     fprintf(f, ",\n  \"results\": [\n");
     for (int i = 0; i < num_rows; i++) {
@@ -220,6 +343,7 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
                 }
             fprintf(f, "}");
         }
+        json_setup(o, r, f);
         fprintf(f, "}%s\n", i + 1 < num_rows ? "," : "");
     }
     fprintf(f, "  ]\n}\n");

@@ -4,6 +4,7 @@
  *   mpirun -n 8 xchg-bench [-c alltoallv|alltoall|allgather] [-m MIN:MAX]
  *          [-i ITER] [-x WARMUP] [-f] [--algo SPEC]... [--dist D] [--seed N]
  *          [--csv FILE|-] [--json FILE|-] [--progress] [--breakdown]
+ *          [--persistent N] [--first-call]
  *
  * For every size S: MPI's own collective (PMPI_*) first, as the reference
  * result and the reference time, then every selected algorithm. Each
@@ -15,6 +16,8 @@
  * --breakdown: after each timed call every rank reads the call's phase times
  * (XCHG_Comm_get_phase_times); per phase the slowest rank's time per
  * iteration, then the median over iterations (paper Figures 13-16 style).
+ * --persistent N and --first-call add, per round and row, one persistent
+ * request (init + N starts) or one fresh communicator (bench_setup.c).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -52,6 +55,11 @@ static void usage(FILE *out)
         "      --progress       progress line on stderr (default: when stderr is a tty)\n"
         "  -b, --breakdown      per-phase medians (gather, inter-node, intra-node, scatter,\n"
         "                       repack) of algorithms that report phases\n"
+        "      --persistent N   also per round one persistent request (XCHG_*_init with\n"
+        "                       info xchg_algorithm, N starts): init, median start, and\n"
+        "                       per-call time (init + N starts) / N next to the blocking median\n"
+        "      --first-call     also per round a fresh communicator (MPI_Comm_dup): context\n"
+        "                       creation, first call (builds the plan) and second call\n"
         "  -h, --help\n"
         "ratio = median time / median time of MPI's own collective; < 1 means xchg is faster.\n");
 }
@@ -72,7 +80,7 @@ static int parse_sizes(const char *text, bench_options *o)
 /* 0: run, 1: exit successfully (help), 2: usage error. */
 static int parse_options(int argc, char **argv, bench_options *o, int rank)
 {
-    enum { OPT_SEED = 256, OPT_CSV, OPT_JSON, OPT_PROGRESS };
+    enum { OPT_SEED = 256, OPT_CSV, OPT_JSON, OPT_PROGRESS, OPT_PERSISTENT, OPT_FIRST_CALL };
     static const struct option longs[] = {
         {"coll", required_argument, 0, 'c'},       {"message-size", required_argument, 0, 'm'},
         {"iterations", required_argument, 0, 'i'}, {"warmup", required_argument, 0, 'x'},
@@ -82,6 +90,8 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
         {"csv", required_argument, 0, OPT_CSV},    {"json", required_argument, 0, OPT_JSON},
         {"progress", no_argument, 0, OPT_PROGRESS}, {"help", no_argument, 0, 'h'},
         {"breakdown", no_argument, 0, 'b'},
+        {"persistent", required_argument, 0, OPT_PERSISTENT},
+        {"first-call", no_argument, 0, OPT_FIRST_CALL},
         {0, 0, 0, 0}};
     *o = (bench_options){.coll = XCHG_ALLTOALLV, .coll_name = "alltoallv", .min_size = 16,
                          .max_size = 16384, .iterations = 500, .warmup = 50, .rounds = 10, .dist = DIST_UNIFORM,
@@ -113,6 +123,8 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
         case OPT_CSV: o->csv_path = optarg; break;
         case OPT_JSON: o->json_path = optarg; break;
         case OPT_PROGRESS: o->progress = 1; break;
+        case OPT_PERSISTENT: o->persistent = atoi(optarg); bad = o->persistent < 1; break;
+        case OPT_FIRST_CALL: o->first_call = 1; break;
         case 'h':
             if (rank == 0) usage(stdout);
             return 1;
@@ -240,8 +252,9 @@ static void check_algorithm(const bench_options *o, bench_workload *w, const cha
  * One size: MPI's own collective gives the reference result; every algorithm
  * is checked against it; then `rounds` rounds each time a slice of the
  * iterations of MPI and of every correct algorithm in turn, so that a change
- * of machine load during the run affects all rows alike. Fills rows[0] (MPI)
- * and rows[1..num_algos].
+ * of machine load during the run affects all rows alike (--persistent and
+ * --first-call trials join each row's slice). Fills rows[0] (MPI) and
+ * rows[1..num_algos].
  */
 static int bench_one_size(const bench_options *o, bench_workload *w, const bench_algo_list *algos,
                           MPI_Comm comm, int progress, int progress_base, int progress_total,
@@ -262,6 +275,9 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
         rows[i] = (bench_result){.size = w->size, .iterations = o->iterations,
                                  .warmup = o->warmup, .is_mpi = i == 0};
     snprintf(rows[0].algorithm, sizeof rows[0].algorithm, "MPI");
+    if (!bench_mpi_persistent_available()) {
+        rows[0].persist_status = ROW_NOT_APPLICABLE; /* this MPI has none */
+    }
     bench_clear_recv(w, w->recvbuf);
     int rc = bench_call(o, w, 1, comm), any_rc;
     PMPI_Allreduce(&rc, &any_rc, 1, MPI_INT, MPI_MAX, comm);
@@ -281,6 +297,12 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
 
     int rounds = o->rounds < o->iterations ? o->rounds : o->iterations, done = 0;
     int warmup = (o->warmup + rounds - 1) / rounds, step = 0;
+    bench_setup setup;
+    if (bench_setup_alloc(o, num_rows, rounds, &setup) != MPI_SUCCESS) {
+        free(times);
+        free(phases);
+        return MPI_ERR_NO_MEM;
+    }
     for (int round = 0; round < rounds; round++) {
         int count = o->iterations / rounds + (round < o->iterations % rounds);
         for (int i = 0; i < num_rows; i++, step++) {
@@ -297,7 +319,10 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
                                  o->iterations, &r->phase_seen) != MPI_SUCCESS) {
                 r->status = ROW_FAILED;
                 snprintf(r->message, sizeof r->message, "a timed call failed");
+                continue;
             }
+            bench_setup_round(o, w, r->is_mpi ? NULL : algos->selection[i - 1], comm, &setup, i,
+                              round, r);
         }
         done += count;
     }
@@ -309,7 +334,9 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
                                                                (size_t)o->iterations,
                                                   o->iterations);
         rows[i].ratio = rows[0].status == ROW_OK ? rows[i].median_us / rows[0].median_us : 0;
+        bench_setup_summarize(o, &setup, i, &rows[i]);
     }
+    bench_setup_free(&setup);
     free(times);
     free(phases);
     return MPI_SUCCESS;
@@ -379,7 +406,11 @@ int main(int argc, char **argv)
         }
         bench_progress(progress, 1, 0, 0, "");
         for (int i = 0; i < per_size; i++, num_rows++) {
-            if (rows[num_rows].status == ROW_WRONG || rows[num_rows].status == ROW_FAILED)
+            const bench_result *r = &rows[num_rows];
+            if (r->status == ROW_WRONG || r->status == ROW_FAILED) exit_code = 1;
+            if (r->status == ROW_OK && (r->persist_status == ROW_WRONG ||
+                                        r->persist_status == ROW_FAILED ||
+                                        r->first_status == ROW_FAILED))
                 exit_code = 1;
             if (rank == 0) bench_report_row(&info, &rows[num_rows], stdout);
         }
@@ -387,6 +418,7 @@ int main(int argc, char **argv)
     }
     if (rank == 0) {
         if (num_sizes > 1 && algos.count > 0) bench_report_summary(&info, rows, num_rows, stdout);
+        if (opt.persistent) bench_report_persistent_summary(&info, rows, num_rows, stdout);
         if (opt.csv_path && bench_report_csv(&info, rows, num_rows, opt.csv_path))
             fprintf(stderr, "xchg-bench: cannot write %s\n", opt.csv_path), exit_code = 1;
         if (opt.json_path && bench_report_json(&info, rows, num_rows, opt.json_path))
