@@ -15,6 +15,7 @@
 
 #include "pmpi.h"
 #include <stdint.h>
+#include <stddef.h>
 
 typedef enum { XCHG_ALLTOALL = 0, XCHG_ALLTOALLV = 1, XCHG_ALLGATHER = 2, XCHG_NUM_COLL = 3 } xchg_coll;
 
