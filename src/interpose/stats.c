@@ -6,10 +6,12 @@
  * algorithm strings takes a spin lock, only while counting is on.
  *
  * The summary is a reduction over MPI_COMM_WORLD, so every rank must reach
- * it: route.c wraps MPI_Finalize (C, and Open MPI's Fortran entry points),
- * the one call every rank makes. An attribute on MPI_COMM_SELF would also run
- * at MPI_Finalize, but a rank sets it only once it counts something, and a
- * rank that never called a collective would then leave the others waiting.
+ * it: the drop-in wraps MPI_Finalize (c_bindings.c; fortran.c for the Fortran
+ * entry points that do not reach the C one), the one call every rank makes,
+ * and reports before PMPI_Finalize. An attribute on MPI_COMM_SELF would also
+ * run at MPI_Finalize, whatever the language, but a rank would set it only
+ * once it counts something, and a rank that never called a collective would
+ * then leave the others waiting in the reduction.
  */
 #include "stats.h"
 
