@@ -55,14 +55,15 @@ int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  * never to MPI_Wait. (The drop-in library, which routes MPI's own calls, passes
  * MPI_Alltoall_init and friends to the MPI library; see the README.)
  *
- * Progress: XCHG_Start runs the whole exchange before it returns, like the
- * blocking call with its setup already done; XCHG_Wait and XCHG_Test then
- * complete at once, without communication. This is what an MPI library
- * without asynchronous progress does for multi-round schedules, with one
- * consequence a program must respect: between XCHG_Start and XCHG_Wait a
- * rank must not block on a message that another rank sends only after its
- * own XCHG_Start of the same request (MPI allows that for its nonblocking
- * collectives; xchg would deadlock there).
+ * Progress. Algorithms whose schedule is one round of messages (nonblocking,
+ * linear, mpi) post them in XCHG_Start and complete in XCHG_Test / XCHG_Wait,
+ * as MPI's own persistent collectives do. Every other algorithm runs its
+ * whole multi-round exchange in XCHG_Start (xchg has no progress thread to
+ * advance rounds in the background), and XCHG_Wait and XCHG_Test complete
+ * at once. For those, a program must respect one rule that MPI does not
+ * impose: between XCHG_Start and XCHG_Wait a rank must not block on a
+ * message that another rank sends only after its own XCHG_Start of the same
+ * request (xchg would deadlock there).
  */
 typedef struct xchg_request *XCHG_Request;
 #define XCHG_REQUEST_NULL ((XCHG_Request)0)

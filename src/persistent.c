@@ -2,8 +2,12 @@
  * Persistent collectives (include/xchg.h): XCHG_*_init builds a request that
  * owns the call's normalized arguments and a plan of its own (not cached),
  * built with those arguments fixed, so that an algorithm's init can do the
- * metadata work of every later start once. XCHG_Start runs the plan to
- * completion; XCHG_Wait and XCHG_Test report its result.
+ * metadata work of every later start once.
+ * Single-round algorithms (those with a post function: nonblocking, linear,
+ * mpi) post their messages at XCHG_Start into the request's own array and
+ * complete in XCHG_Test / XCHG_Wait: truly nonblocking. Every other
+ * algorithm runs to completion in XCHG_Start, and XCHG_Test / XCHG_Wait
+ * report its result.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +25,8 @@ struct xchg_request {
     xchg_plan *plan;     /* owned */
     int active;          /* started, not yet completed by Wait or Test */
     int result;          /* error code of the last start */
+    MPI_Request *reqs;   /* algorithms with a post function: the messages */
+    int nreqs;           /* in flight (2P slots) */
 };
 
 /* The selection for a persistent call: the info key "xchg_algorithm" first,
@@ -56,9 +62,11 @@ static int request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args
     req->args = *args;
     XCHG_CHECK(select_persistent(ctx, &req->args, info, &choice));
     XCHG_CHECK(xchg_plan_create(ctx, &choice, &req->args, &req->plan));
+    if (choice.algo->post) XCHG_ALLOC(req->reqs, 2 * (size_t)ctx->size * sizeof(MPI_Request));
     *request = req;
     return MPI_SUCCESS;
 fail:
+    xchg_plan_free(req->plan);
     xchg_args_free(&req->args);
     free(req);
     return rc;
@@ -119,7 +127,11 @@ int XCHG_Start(XCHG_Request *request)
                           xchg_error(MPI_ERR_REQUEST, "XCHG_Start: the request is active already "
                                                       "(complete it with XCHG_Wait first)"));
     if (req->args.in_place) xchg_args_refresh_in_place(&req->args);
-    req->result = xchg_plan_execute(req->plan, &req->args);
+    req->nreqs = 0;
+    if (req->reqs)
+        req->result = xchg_plan_post(req->plan, &req->args, req->reqs, &req->nreqs);
+    else
+        req->result = xchg_plan_execute(req->plan, &req->args);
     req->active = 1;
     return MPI_SUCCESS; /* the exchange's own errors are reported at completion */
 }
@@ -144,7 +156,8 @@ static void empty_status(MPI_Status *status, int error)
     status->MPI_ERROR = error;
 }
 
-int XCHG_Test(XCHG_Request *request, int *flag, MPI_Status *status)
+/* Test (wait = 0) or wait for completion. */
+static int complete(XCHG_Request *request, int wait, int *flag, MPI_Status *status)
 {
     struct xchg_request *req = request ? *request : NULL;
     if (!flag) return xchg_error(MPI_ERR_ARG, "XCHG_Test: flag is NULL");
@@ -153,21 +166,37 @@ int XCHG_Test(XCHG_Request *request, int *flag, MPI_Status *status)
         empty_status(status, MPI_SUCCESS);
         return MPI_SUCCESS;
     }
+    if (req->nreqs > 0) { /* posted messages: complete them (all, also after an error) */
+        int rc = wait ? MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE)
+                      : MPI_Testall(req->nreqs, req->reqs, flag, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS && !wait) rc = MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
+        if (rc == MPI_SUCCESS && !*flag) return MPI_SUCCESS; /* still in flight */
+        if (req->result == MPI_SUCCESS) req->result = rc;
+        *flag = 1;
+        req->nreqs = 0;
+    }
     req->active = 0;
     empty_status(status, req->result);
     return xchg_raise(req->user_comm, req->result);
 }
 
+int XCHG_Test(XCHG_Request *request, int *flag, MPI_Status *status)
+{
+    return complete(request, 0, flag, status);
+}
+
 int XCHG_Wait(XCHG_Request *request, MPI_Status *status)
 {
     int flag;
-    return XCHG_Test(request, &flag, status);
+    return complete(request, 1, &flag, status);
 }
 
 int XCHG_Request_free(XCHG_Request *request)
 {
     if (!request || !*request) return xchg_error(MPI_ERR_REQUEST, "XCHG_Request_free: NULL");
     struct xchg_request *req = *request;
+    if (req->nreqs > 0) MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
+    free(req->reqs);
     xchg_plan_free(req->plan);
     xchg_args_free(&req->args);
     free(req);

@@ -4,26 +4,61 @@
 
 #include "error.h"
 
-int xchg_exchange_steps(const xchg_args *a, int first_step, int nsteps, int interleave, int tag,
-                        MPI_Request *reqs)
+/* Post one block; *n counts only requests that were really posted. */
+static int post_one(const xchg_args *a, int peer, int sending, int tag, MPI_Request *reqs, int *n)
 {
-    int rc = MPI_SUCCESS, n = 0;
+    int rc = sending ? xchg_isend_block(a, peer, tag, &reqs[*n])
+                     : xchg_irecv_block(a, peer, tag, &reqs[*n]);
+    if (rc == MPI_SUCCESS) (*n)++;
+    return rc;
+}
+
+int xchg_post_steps(const xchg_args *a, int first_step, int nsteps, int interleave, int tag,
+                    MPI_Request *reqs, int *count)
+{
+    int rc = MPI_SUCCESS;
     for (int i = first_step; i < first_step + nsteps; i++) {
         int from = xchg_recv_peer(a, i);
-        if (a->recv.bytes[from] > 0) XCHG_CHECK(xchg_irecv_block(a, from, tag, &reqs[n++]));
+        if (a->recv.bytes[from] > 0) XCHG_CHECK(post_one(a, from, 0, tag, reqs, count));
         if (!interleave) continue;
         int to = xchg_send_peer(a, i);
-        if (a->send.bytes[to] > 0) XCHG_CHECK(xchg_isend_block(a, to, tag, &reqs[n++]));
+        if (a->send.bytes[to] > 0) XCHG_CHECK(post_one(a, to, 1, tag, reqs, count));
     }
     for (int i = first_step; i < first_step + nsteps && !interleave; i++) {
         int to = xchg_send_peer(a, i);
-        if (a->send.bytes[to] > 0) XCHG_CHECK(xchg_isend_block(a, to, tag, &reqs[n++]));
+        if (a->send.bytes[to] > 0) XCHG_CHECK(post_one(a, to, 1, tag, reqs, count));
     }
+fail:
+    return rc;
+}
+
+int xchg_exchange_steps(const xchg_args *a, int first_step, int nsteps, int interleave, int tag,
+                        MPI_Request *reqs)
+{
+    int rc, n = 0;
+    XCHG_CHECK(xchg_post_steps(a, first_step, nsteps, interleave, tag, reqs, &n));
     XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
     return MPI_SUCCESS;
 fail:
     /* Requests already posted must not outlive their buffers' owner. */
     MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    return rc;
+}
+
+int xchg_run_posted(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan,
+                    xchg_post_fn post)
+{
+    int rc, n = 0;
+    size_t nbytes = 2 * (size_t)a->size * sizeof(MPI_Request);
+    MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);
+    if (!reqs) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
+    XCHG_CHECK(post(ctx, a, plan, reqs, &n));
+    XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+    xchg_scratch_free(ctx, reqs, nbytes);
+    return MPI_SUCCESS;
+fail:
+    MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    xchg_scratch_free(ctx, reqs, nbytes);
     return rc;
 }
 

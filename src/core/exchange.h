@@ -41,6 +41,16 @@ static inline int xchg_recv_peer(const xchg_args *a, int step)
 int xchg_exchange_steps(const xchg_args *a, int first_step, int nsteps, int interleave,
                         int tag, MPI_Request *reqs);
 
+/* The posting half of xchg_exchange_steps: the requests go to reqs[*count..]
+ * and *count grows by the number posted (also when an error stops it). */
+int xchg_post_steps(const xchg_args *a, int first_step, int nsteps, int interleave, int tag,
+                    MPI_Request *reqs, int *count);
+
+/* Run a single-round algorithm through its post function: post, then one
+ * MPI_Waitall (requests in scratch of 2P entries). */
+int xchg_run_posted(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan,
+                    xchg_post_fn post);
+
 /* Sliding window of `window` sends and `window` receives; a new one is posted
  * as soon as any completes, found by MPI_Waitany or (poll != 0) MPI_Testany. */
 int xchg_sliding_window(xchg_context *ctx, const xchg_args *a, int window, int poll, int tag);

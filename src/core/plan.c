@@ -66,15 +66,34 @@ void xchg_plan_cache_clear(xchg_context *ctx)
     while (ctx->num_plans > 0) xchg_plan_free(ctx->plans[--ctx->num_plans]);
 }
 
-int xchg_plan_execute(const xchg_plan *plan, const xchg_args *args)
+/* Accounting of a top-level call around `rc = ...` (see xchg_plan_execute). */
+static void call_begin(xchg_context *ctx)
+{
+    ctx->scratch_now = ctx->scratch_peak = 0;
+    xchg_phase_begin_call(ctx);
+}
+
+static void call_end(const xchg_plan *plan)
 {
     xchg_context *ctx = plan->ctx;
     const xchg_coll coll = plan->choice.algo->coll;
-    ctx->scratch_now = ctx->scratch_peak = 0;
-    xchg_phase_begin_call(ctx);
-    int rc = xchg_plan_run(ctx, plan, args);
     ctx->last[coll] = plan->choice;
     ctx->has_last[coll] = 1;
     ctx->last_scratch_peak[coll] = ctx->scratch_peak;
+}
+
+int xchg_plan_execute(const xchg_plan *plan, const xchg_args *args)
+{
+    call_begin(plan->ctx);
+    int rc = xchg_plan_run(plan->ctx, plan, args);
+    call_end(plan);
+    return rc;
+}
+
+int xchg_plan_post(const xchg_plan *plan, const xchg_args *args, MPI_Request *reqs, int *count)
+{
+    call_begin(plan->ctx);
+    int rc = plan->choice.algo->post(plan->ctx, args, plan, reqs, count);
+    call_end(plan);
     return rc;
 }

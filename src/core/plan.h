@@ -61,6 +61,10 @@ void xchg_plan_cache_clear(struct xchg_context *ctx);
  * the plan, and record what ran (XCHG_Comm_get_algorithm, get_scratch_peak). */
 int xchg_plan_execute(const xchg_plan *plan, const xchg_args *args);
 
+/* The same for an algorithm with a post function: post the call's messages
+ * into reqs (room for 2P) and set *count; they complete the call. */
+int xchg_plan_post(const xchg_plan *plan, const xchg_args *args, MPI_Request *reqs, int *count);
+
 /* Run a plan for one call (args are the fixed ones for a persistent plan);
  * `ctx` accounts scratch and phase times (see xchg_run_fn). */
 static inline int xchg_plan_run(struct xchg_context *ctx, const xchg_plan *plan,

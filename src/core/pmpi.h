@@ -34,6 +34,9 @@
 #define MPI_Allgather PMPI_Allgather
 #define MPI_Alltoall PMPI_Alltoall
 #define MPI_Alltoallv PMPI_Alltoallv
+#define MPI_Ialltoall PMPI_Ialltoall
+#define MPI_Ialltoallv PMPI_Ialltoallv
+#define MPI_Iallgather PMPI_Iallgather
 #define MPI_Barrier PMPI_Barrier
 
 /* Communicators, attributes, error handlers */

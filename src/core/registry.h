@@ -59,6 +59,15 @@ typedef int (*xchg_run_fn)(struct xchg_context *ctx, const xchg_args *args,
                            const struct xchg_plan *plan);
 typedef void (*xchg_destroy_fn)(struct xchg_plan *plan);
 
+/* Optional, for algorithms whose whole schedule is one round of messages:
+ * post every message of the call (and do its local copies) into reqs, which
+ * has room for 2P requests, and set *count. The call is complete when they
+ * are. A persistent request of such an algorithm returns from XCHG_Start
+ * with its messages in flight and completes in XCHG_Test / XCHG_Wait, as
+ * MPI's own persistent collectives do. */
+typedef int (*xchg_post_fn)(struct xchg_context *ctx, const xchg_args *args,
+                            const struct xchg_plan *plan, MPI_Request *reqs, int *count);
+
 /* Why the algorithm cannot run with these parameters on this communicator,
  * or NULL when it can. */
 typedef const char *(*xchg_applicable_fn)(const struct xchg_context *ctx,
@@ -73,6 +82,7 @@ typedef struct xchg_algorithm {
     xchg_init_fn init;
     xchg_run_fn run;
     xchg_destroy_fn destroy;
+    xchg_post_fn post;         /* NULL: run is the only way to execute it */
     int num_params;
     xchg_param_desc params[XCHG_MAX_PARAMS]; /* index i describes choice.value[i]; files
                                                 name the indices with an enum */

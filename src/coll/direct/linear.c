@@ -11,30 +11,35 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
-static int linear(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+/* Receives, then sends, each in ascending rank order. On an error the
+ * requests already posted are counted in *count (the caller drains them). */
+static int post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan, MPI_Request *reqs,
+                int *count)
 {
-    (void)plan;
-    int rc = MPI_SUCCESS, n = 0;
-    size_t nbytes = 2 * (size_t)a->size * sizeof(MPI_Request);
-    MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);
-    if (!reqs) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
+    (void)ctx; (void)plan;
+    int rc = MPI_SUCCESS;
+    *count = 0;
     XCHG_CHECK(xchg_copy_self_block(a));
     for (int peer = 0; peer < a->size; peer++)
-        if (peer != a->rank && a->recv.bytes[peer] > 0)
-            XCHG_CHECK(xchg_irecv_block(a, peer, 0, &reqs[n++]));
+        if (peer != a->rank && a->recv.bytes[peer] > 0) {
+            XCHG_CHECK(xchg_irecv_block(a, peer, 0, &reqs[*count]));
+            (*count)++;
+        }
     for (int peer = 0; peer < a->size; peer++)
-        if (peer != a->rank && a->send.bytes[peer] > 0)
-            XCHG_CHECK(xchg_isend_block(a, peer, 0, &reqs[n++]));
-    XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
-    xchg_scratch_free(ctx, reqs, nbytes);
-    return MPI_SUCCESS;
+        if (peer != a->rank && a->send.bytes[peer] > 0) {
+            XCHG_CHECK(xchg_isend_block(a, peer, 0, &reqs[*count]));
+            (*count)++;
+        }
 fail:
-    MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
-    xchg_scratch_free(ctx, reqs, nbytes);
     return rc;
+}
+
+static int linear(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+{
+    return xchg_run_posted(ctx, a, plan, post);
 }
 
 XCHG_REGISTER_DIRECT(linear, .name = "linear",
                      .summary = "all posted in ascending rank order, one Waitall (Open MPI basic)",
                      .reference = "Open MPI coll/basic",
-                     .run = linear)
+                     .run = linear, .post = post)

@@ -15,21 +15,23 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
+/* Receives first, then sends, in the spread-out order. */
+static int post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan, MPI_Request *reqs,
+                int *count)
+{
+    (void)ctx; (void)plan;
+    *count = 0;
+    int rc = xchg_copy_self_block(a);
+    if (rc == MPI_SUCCESS) rc = xchg_post_steps(a, 1, a->size - 1, 0, 0, reqs, count);
+    return rc;
+}
+
 static int nonblocking(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
-    (void)plan;
-    int rc = MPI_SUCCESS;
-    size_t nbytes = 2 * (size_t)a->size * sizeof(MPI_Request);
-    MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);
-    if (!reqs) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
-    XCHG_CHECK(xchg_copy_self_block(a));
-    XCHG_CHECK(xchg_exchange_steps(a, 1, a->size - 1, 0, 0, reqs));
-fail:
-    xchg_scratch_free(ctx, reqs, nbytes);
-    return rc;
+    return xchg_run_posted(ctx, a, plan, post);
 }
 
 XCHG_REGISTER_DIRECT(nonblocking, .name = "nonblocking",
                      .summary = "all Irecv/Isend at once, one Waitall",
                      .reference = "Namugwanya et al. 2023",
-                     .run = nonblocking)
+                     .run = nonblocking, .post = post)

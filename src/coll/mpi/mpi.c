@@ -9,6 +9,10 @@
  * (xchg's copy of the send blocks is not used). alltoallv's displacements
  * are recovered from the normalized byte offsets, which are displacement *
  * extent exactly.
+ * A persistent request posts MPI_Ialltoall / MPI_Ialltoallv / MPI_Iallgather
+ * at each start (its alltoallv displacements are computed once, at init, and
+ * live in the plan), so it completes in XCHG_Test / XCHG_Wait like MPI's own;
+ * except in place under Open MPI (see library_post).
  * Cost: whatever the MPI library does; no scratch of xchg's own except
  * 2P ints of displacements for alltoallv.
  */
@@ -48,9 +52,59 @@ static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_
     return rc;
 }
 
+/* A persistent alltoallv keeps its displacements: [0, P) send, [P, 2P) receive. */
+static int library_init(xchg_plan *plan)
+{
+    const xchg_args *a = plan->fixed;
+    if (!a || a->coll != XCHG_ALLTOALLV) return MPI_SUCCESS;
+    int *displs = malloc(2 * (size_t)a->size * sizeof(int));
+    if (!displs) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
+    displacements(&a->send, a->size, displs);
+    displacements(&a->recv, a->size, displs + a->size);
+    plan->state = displs;
+    return MPI_SUCCESS;
+}
+
+static void library_destroy(xchg_plan *plan)
+{
+    free(plan->state);
+    plan->state = NULL;
+}
+
+static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan,
+                        MPI_Request *reqs, int *count)
+{
+    const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
+    const xchg_side *s = &a->send, *r = &a->recv;
+    const int *displs = plan->state;
+    int rc;
+    (void)ctx; /* used only below, under Open MPI */
+    *count = 0;
+#ifdef OPEN_MPI
+    /* Open MPI 4.1's MPI_Ialltoallv with MPI_IN_PLACE hangs when most counts
+     * are zero (8 ranks, symmetric sparse counts; MPICH 4 is fine): run the
+     * blocking in-place call here instead, complete when XCHG_Start returns. */
+    if (a->in_place && a->coll != XCHG_ALLGATHER) return library_collective(ctx, a, plan);
+#endif
+    if (a->coll == XCHG_ALLTOALL)
+        rc = MPI_Ialltoall(sendbuf, s->counts[0], s->type.type, r->buf, r->counts[0],
+                           r->type.type, a->comm, &reqs[0]);
+    else if (a->coll == XCHG_ALLGATHER)
+        rc = MPI_Iallgather(sendbuf, s->counts[0], s->type.type, r->buf, r->counts[0],
+                            r->type.type, a->comm, &reqs[0]);
+    else if (!displs) /* only a persistent plan posts; it has them */
+        return xchg_error(MPI_ERR_INTERN, "mpi: alltoallv posted without a persistent plan");
+    else
+        rc = MPI_Ialltoallv(sendbuf, s->counts, displs, s->type.type, r->buf, r->counts,
+                            displs + a->size, r->type.type, a->comm, &reqs[0]);
+    if (rc == MPI_SUCCESS) *count = 1;
+    return rc;
+}
+
 #define MPI_DESCRIPTOR(c)                                                            \
     {.coll = c, .name = "mpi", .summary = "the MPI library's own collective (PMPI)", \
-     .run = library_collective}
+     .init = library_init, .run = library_collective, .destroy = library_destroy,    \
+     .post = library_post}
 const xchg_algorithm xchg_algo_alltoallv_mpi = MPI_DESCRIPTOR(XCHG_ALLTOALLV);
 const xchg_algorithm xchg_algo_alltoall_mpi = MPI_DESCRIPTOR(XCHG_ALLTOALL);
 const xchg_algorithm xchg_algo_allgather_mpi = MPI_DESCRIPTOR(XCHG_ALLGATHER);
