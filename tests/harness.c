@@ -486,6 +486,7 @@ static void sweep_size(MPI_Comm comm, const options *o, tally *t, skip_stats *sk
         MPI_Comm_dup(comm, &lcomm);
         MPI_Comm_set_errhandler(lcomm, MPI_ERRORS_RETURN);
         if (o->sweep) sweep_layout(lcomm, l, num_seen == 1, o, t, skips);
+        if (o->sweep) bottom_run(lcomm, layouts[l].name, t);
         if (o->bad_input && num_seen == 1) badinput_run(lcomm, layouts[l].name, t);
         MPI_Comm_free(&lcomm);
         set_layout_env(0);

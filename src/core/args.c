@@ -85,8 +85,12 @@ static int side_check(xchg_side *s, int size, const char *what)
         s->bytes[p] = (int64_t)s->counts[p] * s->type.size;
         if (s->counts[p] > 0 && s->type.size > 0) any = 1;
     }
-    if (any && s->buf == NULL)
-        return xchg_error(MPI_ERR_BUFFER, "%s buffer is NULL but a %s count is not zero", what, what);
+    /* MPI_BOTTOM (NULL) is a buffer only for a datatype that addresses
+     * absolute memory (built from MPI_Get_address): its data starts beyond
+     * the first page. */
+    if (any && s->buf == NULL && s->type.true_lb < 4096)
+        return xchg_error(MPI_ERR_BUFFER, "%s buffer is NULL (MPI_BOTTOM) but a %s count is not "
+                          "zero and the datatype does not address absolute memory", what, what);
     return MPI_SUCCESS;
 }
 

@@ -6,10 +6,11 @@
  * arguments, so every rank of a collective call takes the same path.
  * Passed to MPI: inter-communicators (xchg implements intra-communicator
  * collectives only), MPI_COMM_NULL and handles MPI rejects (so MPI reports
- * the error as it always would). Arguments xchg rejects but MPI accepts, such
- * as MPI_BOTTOM with absolute-address datatypes (MPI_ERR_BUFFER from xchg),
+ * the error as it always would). Arguments xchg would reject but MPI accepts
  * cannot be passed to MPI instead: one rank's arguments may differ from
- * another's, and ranks that took different paths would never match.
+ * another's, and ranks that took different paths would never match; so xchg
+ * must accept everything MPI does (MPI_BOTTOM with absolute-address
+ * datatypes included, tests/bottom.c).
  */
 #ifndef XCHG_INTERPOSE_ROUTE_H
 #define XCHG_INTERPOSE_ROUTE_H
