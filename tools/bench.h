@@ -72,6 +72,7 @@ typedef struct bench_result {
     bench_status status;
     char message[256];            /* why, when status is not ROW_OK */
     double median_us, min_us, max_us, ratio;
+    double mean_us;               /* mean over iterations (CSV/JSON with --persistent) */
     int iterations, warmup;
     long long scratch_peak;       /* max over ranks, bytes */
     double send_bytes_per_rank;   /* mean over ranks of the bytes a rank sends */

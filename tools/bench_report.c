@@ -217,6 +217,8 @@ static void csv_setup(const bench_options *o, const bench_result *r, FILE *f)
                     r->start_us, r->per_call_us, r->per_call_us / r->median_us,
                     r->start_us / r->median_us);
         else fprintf(f, ",,,,,,");
+        if (ok) fprintf(f, ",%.3f", r->mean_us);
+        else fprintf(f, ",");
     }
     if (o->first_call) {
         fprintf(f, ",%s", status_name(ok ? r->first_status : r->status));
@@ -240,7 +242,7 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
         fprintf(f, ",%s_us", bench_phase_names[p]);
     if (o->persistent)
         fprintf(f, ",persistent_starts,persistent_status,init_us,first_start_us,start_us,"
-                   "per_call_us,per_call_ratio,start_ratio");
+                   "per_call_us,per_call_ratio,start_ratio,blocking_mean_us");
     if (o->first_call) fprintf(f, ",first_call_status,context_us,first_call_us,second_call_us");
     fprintf(f, "\n");
     for (int i = 0; i < num_rows; i++) {
@@ -288,6 +290,7 @@ static void json_setup(const bench_options *o, const bench_result *r, FILE *f)
                        "\"per_call_us\": %.3f, \"per_call_ratio\": %.4f, \"start_ratio\": %.4f",
                     r->init_us, r->first_start_us, r->start_us, r->per_call_us,
                     r->per_call_us / r->median_us, r->start_us / r->median_us);
+        if (ok) fprintf(f, ", \"blocking_mean_us\": %.3f", r->mean_us);
         fprintf(f, "}");
     }
     if (o->first_call) {

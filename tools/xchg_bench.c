@@ -209,6 +209,9 @@ static void summarize(const bench_options *o, double *times, bench_result *r)
     r->median_us = median * 1e6;
     r->min_us = times[0] * 1e6;
     r->max_us = times[n - 1] * 1e6;
+    double sum = 0;
+    for (int i = 0; i < n; i++) sum += times[i];
+    r->mean_us = sum / n * 1e6;
 }
 
 /* Select the algorithm, run it once and compare with MPI's result; record the
