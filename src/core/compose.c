@@ -15,16 +15,14 @@ static int to_int(int64_t v, int *out, const char *what)
     return MPI_SUCCESS;
 }
 
-int xchg_run_inner(xchg_context *outer, MPI_Comm subcomm, const xchg_choice *inner, const void *sendbuf,
-                   const int64_t *send_offsets, const int64_t *send_bytes, void *recvbuf,
-                   const int64_t *recv_offsets, const int64_t *recv_bytes)
+int xchg_run_inner(xchg_context *outer, xchg_context *sub, const xchg_choice *inner,
+                   const void *sendbuf, const int64_t *send_offsets, const int64_t *send_bytes,
+                   void *recvbuf, const int64_t *recv_offsets, const int64_t *recv_bytes)
 {
-    xchg_context *sub;
     xchg_plan *plan;
     xchg_choice fitted = *inner;
     xchg_args args;
     int rc, *ints = NULL, have_args = 0;
-    XCHG_CHECK(xchg_context_get(subcomm, &sub));
     XCHG_CHECK(xchg_choice_fit(sub, &fitted));
     XCHG_CHECK(xchg_plan_get(sub, &fitted, &plan));
     const int n = sub->size;

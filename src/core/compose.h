@@ -3,11 +3,10 @@
  * of a hierarchical one, on a sub-communicator, over packed bytes.
  *
  * This is the only way one xchg algorithm runs another. The
- * sub-communicator's own xchg context (created on its first use, freed when
- * the sub-communicator is freed) gives the inner algorithm its private
- * duplicate and caches its plan; the scratch the inner exchange holds is
- * accounted to the outer call (`outer`), so it counts in the outer call's
- * peak. Counts are bytes (MPI_BYTE); a count or displacement beyond INT_MAX
+ * sub-communicator is an inner context (context.h) that the outer plan built
+ * and owns; it caches the inner algorithm's plan. The scratch the inner
+ * exchange holds is accounted to the outer call (`outer`), so it counts in
+ * the outer call's peak. Counts are bytes (MPI_BYTE); a count or displacement beyond INT_MAX
  * is MPI_ERR_COUNT.
  */
 #ifndef XCHG_CORE_COMPOSE_H
@@ -17,16 +16,16 @@
 #include "context.h"
 
 /*
- * Run `inner` (a flat alltoall or alltoallv algorithm) on `subcomm`, for the
- * call of `outer`.
+ * Run `inner` (a flat alltoall or alltoallv algorithm) on the inner context
+ * `sub`, for the call of `outer`.
  * alltoallv: peer q gets send_bytes[q] bytes from sendbuf + send_offsets[q]
  * and delivers recv_bytes[q] bytes to recvbuf + recv_offsets[q].
  * alltoall: every block is `send_bytes[0]` bytes (all must be equal, on every
  * rank of subcomm) and blocks are laid out back to back in rank order; the
  * offsets are ignored.
  */
-int xchg_run_inner(xchg_context *outer, MPI_Comm subcomm, const xchg_choice *inner, const void *sendbuf,
-                   const int64_t *send_offsets, const int64_t *send_bytes, void *recvbuf,
-                   const int64_t *recv_offsets, const int64_t *recv_bytes);
+int xchg_run_inner(xchg_context *outer, xchg_context *sub, const xchg_choice *inner,
+                   const void *sendbuf, const int64_t *send_offsets, const int64_t *send_bytes,
+                   void *recvbuf, const int64_t *recv_offsets, const int64_t *recv_bytes);
 
 #endif

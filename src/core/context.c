@@ -45,11 +45,10 @@ static void link_live(xchg_context *ctx)
 
 static void context_destroy(xchg_context *ctx)
 {
-    xchg_plan_cache_clear(ctx); /* plans free the sub-communicators they own */
-    if (ctx->node_comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->node_comm);
+    xchg_plan_cache_clear(ctx); /* plans free the inner contexts they own */
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
     xchg_topology_free(&ctx->topo);
-    unlink_live(ctx);
+    if (!ctx->is_inner) unlink_live(ctx);
     free(ctx);
 }
 
@@ -108,12 +107,12 @@ int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
     ctx = calloc(1, sizeof *ctx);
     if (!ctx) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
     ctx->user_comm = user_comm;
-    ctx->comm = ctx->node_comm = MPI_COMM_NULL;
+    ctx->comm = MPI_COMM_NULL;
     XCHG_CHECK(MPI_Comm_dup(user_comm, &ctx->comm));
     XCHG_CHECK(MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN));
     XCHG_CHECK(MPI_Comm_rank(ctx->comm, &ctx->rank));
     XCHG_CHECK(MPI_Comm_size(ctx->comm, &ctx->size));
-    XCHG_CHECK(xchg_topology_build(ctx->comm, &ctx->topo));
+    XCHG_CHECK(xchg_topology_build(ctx->comm, 0, &ctx->topo));
     link_live(ctx);
     rc = MPI_Comm_set_attr(user_comm, context_keyval, ctx);
     if (rc != MPI_SUCCESS) {
@@ -131,7 +130,10 @@ fail:
     return rc;
 }
 
-int xchg_context_split(xchg_context *ctx, int color, int key, MPI_Comm *out)
+/* A new communicator: split of ctx->comm by (color, key), with
+ * MPI_ERRORS_RETURN (collective over ctx->comm); MPI_COMM_NULL for color
+ * MPI_UNDEFINED. */
+static int split(xchg_context *ctx, int color, int key, MPI_Comm *out)
 {
     int rc;
     *out = MPI_COMM_NULL;
@@ -143,14 +145,36 @@ fail:
     return rc;
 }
 
-int xchg_context_node_comm(xchg_context *ctx, MPI_Comm *out)
+int xchg_context_inner(xchg_context *ctx, int color, int key, xchg_context **out)
 {
-    int rc = MPI_SUCCESS;
-    if (ctx->node_comm == MPI_COMM_NULL)
-        rc = xchg_context_split(ctx, ctx->topo.node_of_rank[ctx->rank],
-                                ctx->topo.local_rank_of[ctx->rank], &ctx->node_comm);
-    *out = ctx->node_comm;
+    int rc;
+    MPI_Comm comm = MPI_COMM_NULL;
+    xchg_context *inner = NULL;
+    *out = NULL;
+    XCHG_CHECK(split(ctx, color, key, &comm));
+    if (comm == MPI_COMM_NULL) return MPI_SUCCESS; /* not a member */
+    inner = calloc(1, sizeof *inner);
+    if (!inner) {
+        rc = xchg_error(MPI_ERR_NO_MEM, "out of memory");
+        goto fail;
+    }
+    inner->user_comm = MPI_COMM_NULL;
+    inner->comm = comm;
+    inner->is_inner = 1;
+    XCHG_CHECK(MPI_Comm_rank(comm, &inner->rank));
+    XCHG_CHECK(MPI_Comm_size(comm, &inner->size));
+    XCHG_CHECK(xchg_topology_build(comm, 1, &inner->topo));
+    *out = inner;
+    return MPI_SUCCESS;
+fail:
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    free(inner);
     return rc;
+}
+
+void xchg_context_inner_free(xchg_context *inner)
+{
+    if (inner) context_destroy(inner);
 }
 
 void *xchg_scratch_alloc(xchg_context *ctx, size_t nbytes)

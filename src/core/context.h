@@ -60,7 +60,7 @@ typedef struct xchg_context {
     unsigned long plan_clock;
     xchg_plan *plans[XCHG_MAX_PLANS];     /* cached plans (plan.h) */
 
-    MPI_Comm node_comm;      /* this rank's node (lazily split), or MPI_COMM_NULL */
+    int is_inner;            /* an inner context (xchg_context_inner) */
 
     xchg_phase_times phases;
 
@@ -70,14 +70,22 @@ typedef struct xchg_context {
 /* The context of `user_comm`, created on first use (collective on first use). */
 int xchg_context_get(MPI_Comm user_comm, xchg_context **ctx);
 
-/* A new communicator: split of ctx->comm by (color, key), with
- * MPI_ERRORS_RETURN (collective over ctx->comm). The caller owns it (a plan
- * frees it with itself); MPI_COMM_NULL for color MPI_UNDEFINED. */
-int xchg_context_split(xchg_context *ctx, int color, int key, MPI_Comm *out);
-
-/* The communicator of this rank's node (split by topology node on first
- * request, collective then; owned by the context). */
-int xchg_context_node_comm(xchg_context *ctx, MPI_Comm *out);
+/*
+ * An inner context: the context of a sub-communicator split from ctx->comm
+ * by (color, key), for the inner exchanges of a composed algorithm
+ * (compose.h). Built by a plan's init (collective over ctx->comm) and owned
+ * by the plan, which frees it with xchg_context_inner_free; *out is NULL
+ * where this rank is not a member (color MPI_UNDEFINED).
+ * Unlike a user communicator's context it is not cached on its communicator
+ * and does not duplicate it (the split is xchg's own already), and its
+ * topology is one node (inner algorithms are flat). So a call never creates a
+ * communicator: every communicator xchg makes is split from ctx->comm by
+ * every rank in the same order, at plan time. (Creating them lazily inside
+ * calls, rank by rank, deadlocked Open MPI 4.1's communicator-id agreement
+ * under MPI_THREAD_MULTIPLE.)
+ */
+int xchg_context_inner(xchg_context *ctx, int color, int key, xchg_context **out);
+void xchg_context_inner_free(xchg_context *inner);
 
 /* Scratch memory accounted to the current call: malloc/free plus bookkeeping
  * of the peak, reported by XCHG_Comm_get_scratch_peak. */

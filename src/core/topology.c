@@ -124,7 +124,7 @@ fail:
     return rc;
 }
 
-int xchg_topology_build(MPI_Comm comm, xchg_topology *t)
+int xchg_topology_build(MPI_Comm comm, int flat, xchg_topology *t)
 {
     int rc, rank, size;
     memset(t, 0, sizeof *t);
@@ -136,7 +136,9 @@ int xchg_topology_build(MPI_Comm comm, xchg_topology *t)
     XCHG_ALLOC(t->ranks_by_node, (size_t)size * sizeof(int));
 
     const char *spec = getenv("XCHG_VIRTUAL_NODES");
-    if (spec && *spec) {
+    if (flat) {
+        for (int r = 0; r < size; r++) t->node_of_rank[r] = 0;
+    } else if (spec && *spec) {
         XCHG_CHECK(xchg_virtual_layout(spec, getenv("XCHG_VIRTUAL_PLACEMENT"), size,
                                        t->node_of_rank));
         t->is_virtual = 1;

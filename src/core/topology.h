@@ -18,8 +18,9 @@ typedef struct xchg_topology {
 } xchg_topology;
 
 /* Build the topology of `comm` (collective). Uses XCHG_VIRTUAL_NODES and
- * XCHG_VIRTUAL_PLACEMENT when set, MPI_COMM_TYPE_SHARED otherwise. */
-int xchg_topology_build(MPI_Comm comm, xchg_topology *topo);
+ * XCHG_VIRTUAL_PLACEMENT when set, MPI_COMM_TYPE_SHARED otherwise; with
+ * `flat`, every rank is on one node and nothing is communicated. */
+int xchg_topology_build(MPI_Comm comm, int flat, xchg_topology *topo);
 void xchg_topology_free(xchg_topology *topo);
 
 /* The rank with local rank `local` on node `node`. */

@@ -149,7 +149,10 @@ fail:
 void xchg_parlinna_free(xchg_plan *plan)
 {
     parlinna_state *ps = plan->state;
-    if (ps) xchg_plan_free(ps->whole);
+    if (ps) {
+        xchg_plan_free(ps->whole);
+        xchg_context_inner_free(ps->node);
+    }
     free(ps);
     plan->state = NULL;
 }
@@ -173,7 +176,8 @@ int xchg_parlinna_init(xchg_plan *plan)
         XCHG_CHECK(xchg_choice_fit(ctx, &whole));
         XCHG_CHECK(xchg_plan_create(ctx, &whole, plan->fixed, &ps->whole));
     } else {
-        XCHG_CHECK(xchg_context_node_comm(ctx, &ps->node_comm));
+        XCHG_CHECK(xchg_context_inner(ctx, ctx->topo.node_of_rank[ctx->rank],
+                                      ctx->topo.local_rank_of[ctx->rank], &ps->node));
     }
 fail:
     if (rc != MPI_SUCCESS) xchg_parlinna_free(plan);
@@ -205,7 +209,7 @@ int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, const parlinna_st
                 send_bytes[t] += a->send.bytes[xchg_rank_on_node(tp, m, j)];
     }
     XCHG_CHECK(MPI_Alltoall(send_bytes, 1, MPI_INT64_T, recv_bytes, 1, MPI_INT64_T,
-                            ps->node_comm));
+                            ps->node->comm));
     for (int t = 0; t < Q; t++) {
         send_offsets[t] = send_total;
         recv_offsets[t] = recv_total;
@@ -220,7 +224,7 @@ int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, const parlinna_st
     }
     XCHG_CHECK(pack_super_blocks(a, tp, n, A, send_offsets));
     /* A super-block over INT_MAX bytes is MPI_ERR_COUNT there. */
-    XCHG_CHECK(xchg_run_inner(ctx, ps->node_comm, &ps->intra, A, send_offsets, send_bytes, C,
+    XCHG_CHECK(xchg_run_inner(ctx, ps->node, &ps->intra, A, send_offsets, send_bytes, C,
                               recv_offsets, recv_bytes));
     xchg_scratch_free(ctx, A, (size_t)send_total);
     A = NULL;

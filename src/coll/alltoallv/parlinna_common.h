@@ -43,7 +43,8 @@ typedef struct parlinna_state {
     xchg_choice intra;        /* parlogna:radix=r,bounce=wave */
     xchg_plan *whole;         /* one node only: that ParLogNa on the whole
                                  communicator (owned); else NULL */
-    MPI_Comm node_comm;       /* this rank's node (the context's) */
+    xchg_context *node;       /* this rank's node, an inner context (owned); NULL
+                                 when there is one node */
 } parlinna_state;
 
 /* Plan stages shared by both variants: init reads radix, builds the above. */

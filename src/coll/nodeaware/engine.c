@@ -265,7 +265,7 @@ static int holding_alloc(xchg_context *ctx, holding *h, int64_t nblocks, int64_t
 /* Exchange on one sub-communicator with the inner algorithm (for the direct
  * gather and scatter phases: the nonblocking exchange, which posts only the
  * non-empty messages, i.e. those to or from the leader). */
-static int exchange(xchg_context *ctx, MPI_Comm comm, const xchg_choice *inner, const char *sbuf,
+static int exchange(xchg_context *ctx, xchg_context *comm, const xchg_choice *inner, const char *sbuf,
                     const int64_t *soff, const int64_t *sbytes, char *rbuf, const int64_t *roff,
                     const int64_t *rbytes)
 {
@@ -300,7 +300,7 @@ typedef struct phase_lengths {
  * Consumes `in`, fills `out`. `lengths`: see phase_lengths (NULL: none).
  */
 static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl, int kind,
-                     MPI_Comm comm, const int *members, int nmembers,
+                     xchg_context *comm, const int *members, int nmembers,
                      const xchg_choice *inner, phase_lengths *lengths, int dry, holding *in,
                      holding *out)
 {
@@ -400,7 +400,7 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
             if (rbytes[q] > slot) slot = rbytes[q];
         }
         if (!pl->regular)
-            XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &slot, 1, MPI_INT64_T, MPI_MAX, comm));
+            XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &slot, 1, MPI_INT64_T, MPI_MAX, comm->comm));
         for (int q = 0; q < nmembers; q++) sbytes[q] = rbytes[q] = slot;
     }
     sbuf_bytes = (size_t)layout(nmembers, sbytes, slot, soff) + 1;
@@ -455,16 +455,17 @@ typedef struct hier_state {
     hier_plan pl;
     int nphases;
     int kind[PH_COUNT];
-    MPI_Comm comm[PH_COUNT];     /* MPI_COMM_NULL: not a member of this phase */
-    int *members[PH_COUNT];      /* global ranks of comm[i] in its rank order */
+    xchg_context *sub[PH_COUNT]; /* inner contexts (owned); NULL: not a member */
+    int *members[PH_COUNT];      /* global ranks of sub[i] in its rank order */
     int nmembers[PH_COUNT];
     xchg_choice inner;           /* the inner= exchange */
     xchg_choice direct;          /* gather and scatter: the nonblocking exchange */
     phase_lengths lengths[PH_COUNT]; /* persistent alltoallv: recorded at init */
 } hier_state;
 
-/* Split the sub-communicator of phase `kind` and list its members. */
-static int phase_comm(xchg_context *ctx, const hier_plan *pl, int kind, MPI_Comm *comm,
+/* Split the sub-communicator of phase `kind` (an inner context) and list its
+ * members. */
+static int phase_comm(xchg_context *ctx, const hier_plan *pl, int kind, xchg_context **sub,
                       int *members, int *nmembers)
 {
     const int me = pl->me;
@@ -488,7 +489,7 @@ static int phase_comm(xchg_context *ctx, const hier_plan *pl, int kind, MPI_Comm
         }
     }
     *nmembers = n;
-    return xchg_context_split(ctx, color, key, comm);
+    return xchg_context_inner(ctx, color, key, sub);
 }
 
 void xchg_hier_free(xchg_plan *plan)
@@ -496,7 +497,7 @@ void xchg_hier_free(xchg_plan *plan)
     hier_state *st = plan->state;
     if (!st) return;
     for (int i = 0; i < st->nphases; i++) {
-        if (st->comm[i] != MPI_COMM_NULL) MPI_Comm_free(&st->comm[i]);
+        xchg_context_inner_free(st->sub[i]);
         free(st->members[i]);
         free(st->lengths[i].len);
     }
@@ -515,7 +516,6 @@ int xchg_hier_init(xchg_plan *plan, const xchg_hier_spec *spec)
     hier_state *st = calloc(1, sizeof *st);
     if (!st) return xchg_error(MPI_ERR_NO_MEM, "node-aware engine: out of memory");
     plan->state = st;
-    for (int i = 0; i < PH_COUNT; i++) st->comm[i] = MPI_COMM_NULL;
     st->inner = xchg_choice_inner(&plan->choice, spec->inner_param);
     st->direct.algo = xchg_registry_find(XCHG_ALLTOALLV, "nonblocking");
     if (!st->direct.algo) {
@@ -535,7 +535,7 @@ int xchg_hier_init(xchg_plan *plan, const xchg_hier_spec *spec)
     /* Every rank splits every phase's communicator, in the same order. */
     for (int i = 0; i < st->nphases; i++) {
         XCHG_ALLOC(st->members[i], (size_t)P * sizeof(int));
-        XCHG_CHECK(phase_comm(ctx, &st->pl, st->kind[i], &st->comm[i], st->members[i],
+        XCHG_CHECK(phase_comm(ctx, &st->pl, st->kind[i], &st->sub[i], st->members[i],
                               &st->nmembers[i]));
     }
     /* Persistent alltoallv: the metadata exchanges, once. */
@@ -567,9 +567,9 @@ static int hier_execute(xchg_context *ctx, const xchg_args *a, hier_state *st, i
     xchg_phase_end(ctx, "repack");
 
     for (int i = 0; i < st->nphases; i++) {
-        if (st->comm[i] == MPI_COMM_NULL) continue; /* not a participant of this phase */
+        if (!st->sub[i]) continue; /* not a participant of this phase */
         int direct = st->kind[i] == PH_GATHER || st->kind[i] == PH_SCATTER;
-        XCHG_CHECK(run_phase(ctx, a, &st->pl, st->kind[i], st->comm[i], st->members[i],
+        XCHG_CHECK(run_phase(ctx, a, &st->pl, st->kind[i], st->sub[i], st->members[i],
                              st->nmembers[i], direct ? &st->direct : &st->inner,
                              &st->lengths[i], dry, &cur, &next));
         cur = next;

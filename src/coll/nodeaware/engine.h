@@ -44,9 +44,10 @@
  *
  * Plan (built once per communicator and parameter values, see
  * src/core/plan.h): the roles above, the list of phases, and each phase's
- * sub-communicator (owned by the plan) and members. A call only moves data.
+ * sub-communicator (an inner context owned by the plan) and members. A call
+ * only moves data.
  *
- * Phases (each a message exchange on a cached sub-communicator):
+ * Phases (each a message exchange on the plan's sub-communicator):
  *  gather   (leader group, direct sends) p receives Own(p) x All.
  *  spread   (unit, inner; only when units have different sizes K) the channel
  *           rule for uneven units: the blocks of participant (u,i) for unit v

@@ -10,6 +10,7 @@
 
 #ifdef XCHG_HAVE_HWLOC
 #include <hwloc.h>
+#include <pthread.h>
 #endif
 
 #include "engine.h"
@@ -18,14 +19,9 @@
 const char *const xchg_hier_region_names[] = {"numa", "socket", NULL};
 
 #ifdef XCHG_HAVE_HWLOC
-/* The index of the NUMA node / package this process is bound inside, or -1
- * (unbound, or bound across several). Asked once per process (loading the
- * topology takes milliseconds); a process that rebinds itself later is not seen. */
-static int hwloc_domain(int which)
+/* Ask hwloc which NUMA node / package this process is bound inside. */
+static int hwloc_ask(int which)
 {
-    static int asked[2], answer[2];
-    const int slot = which == XCHG_HIER_NUMA ? 0 : 1;
-    if (asked[slot]) return answer[slot];
     hwloc_topology_t topo;
     int found = -1;
     if (hwloc_topology_init(&topo) != 0) return -1;
@@ -41,8 +37,26 @@ static int hwloc_domain(int which)
     }
     hwloc_bitmap_free(bound);
     hwloc_topology_destroy(topo);
-    asked[slot] = 1;
-    answer[slot] = found;
+    return found;
+}
+
+/* The index of the NUMA node / package this process is bound inside, or -1
+ * (unbound, or bound across several). Asked once per process (loading the
+ * topology takes milliseconds), under a lock: threads may build plans on
+ * different communicators at once. A process that rebinds itself later is
+ * not seen. */
+static int hwloc_domain(int which)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static int asked[2], answer[2];
+    const int slot = which == XCHG_HIER_NUMA ? 0 : 1;
+    pthread_mutex_lock(&lock);
+    if (!asked[slot]) {
+        answer[slot] = hwloc_ask(which);
+        asked[slot] = 1;
+    }
+    int found = answer[slot];
+    pthread_mutex_unlock(&lock);
     return found;
 }
 #endif
