@@ -11,6 +11,11 @@
  *   2. the environment: XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLGATHER
  *   3. xchg's built-in default rule
  * A selection string is "name" or "name:param=value,param=value".
+ *
+ * Threads (MPI_THREAD_MULTIPLE): threads may call xchg at the same time on
+ * different communicators. On one communicator, as MPI requires for its
+ * collectives, calls must not overlap; that includes the XCHG_Comm_* queries,
+ * which read what the last call on that communicator recorded.
  */
 #ifndef XCHG_H
 #define XCHG_H

@@ -78,7 +78,7 @@ typedef struct xchg_algorithm {
     const char *name;
     const char *summary;       /* one line for listings */
     const char *reference;     /* the publication it follows, short form
-                                  ("Fan et al., IPDPS 2024"); NULL: none */
+                                  ("Fan et al. 2025"); NULL: none */
     xchg_init_fn init;
     xchg_run_fn run;
     xchg_destroy_fn destroy;
