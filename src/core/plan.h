@@ -9,9 +9,11 @@
  *
  * A blocking call looks up the plan for its key in the communicator's
  * context, builds it on a miss, runs it and keeps it. The key is the
- * collective, the algorithm and its parameter values, which every rank
- * agrees on (the selection uses only agreed inputs), so every rank misses, and
- * builds (collectively), at the same call. The cache holds at most
+ * algorithm (which names its collective) and its parameter values, which
+ * every rank agrees on (the selection uses only agreed inputs), so every rank
+ * misses, and builds (collectively), at the same call. No algorithm's cached
+ * plan depends on the block size or the counts, which arrive with each call;
+ * one that will must add them to the key (xchg_plan_get). The cache holds at most
  * XCHG_MAX_PLANS plans per communicator; when full, the least recently used
  * is freed (the same one on every rank, since every rank makes the same calls
  * in the same order). Cached plans are freed with the communicator.
