@@ -8,7 +8,8 @@
  *
  * Algorithm selection for a collective, highest priority first:
  *   1. XCHG_Comm_set_algorithm(comm, "alltoallv", "scattered:batch=8")
- *   2. the environment: XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLGATHER
+ *   2. the environment: XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLGATHER,
+ *      XCHG_NEIGHBOR_ALLTOALLV
  *   3. xchg's built-in default rule
  * A selection string is "name" or "name:param=value,param=value".
  *
@@ -86,6 +87,55 @@ int XCHG_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, XCHG_Request *request);
 
+/*
+ * Neighbourhood alltoallv (MPI-4's MPI_Neighbor_alltoallv_init, same
+ * arguments): `comm` is a distributed-graph communicator
+ * (MPI_Dist_graph_create_adjacent or MPI_Dist_graph_create); block i of the
+ * send side goes to the i-th destination and block i of the receive side
+ * comes from the i-th source, in MPI_Dist_graph_neighbors' order. A rank
+ * may be its own neighbour and may appear several times (the k-th block
+ * for a rank meets the k-th block from it). Displacements are in extents of
+ * the datatypes, as in MPI; MPI_IN_PLACE is not allowed. The request is an
+ * XCHG_Request like the others. Selection: info key "xchg_algorithm",
+ * XCHG_Comm_set_algorithm(comm, "neighbor_alltoallv", ...), the environment
+ * XCHG_NEIGHBOR_ALLTOALLV, then the default ("standard").
+ * Errors: MPI_ERR_TOPOLOGY when comm has no distributed graph.
+ */
+int XCHG_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 XCHG_Request *request);
+
+/* The blocking form. It builds the plan, runs it and frees it at each call
+ * (no plan cache for neighbourhood patterns yet): for a pattern used more
+ * than once, XCHG_Neighbor_alltoallv_init is the faster way. */
+int XCHG_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+
+/*
+ * A neighbourhood without a graph communicator (like MPI Advance's
+ * MPIL_Topo): sources and destinations are ranks of `comm`, the lists are
+ * copied. Local (no messages). XCHG_Neighbor_alltoallv_topo_init then runs
+ * on any communicator of the same size; if that communicator has a
+ * distributed graph too, its neighbour lists must equal the topology's
+ * (MPI_ERR_TOPOLOGY otherwise).
+ */
+typedef struct xchg_topo *XCHG_Topo;
+#define XCHG_TOPO_NULL ((XCHG_Topo)0)
+
+int XCHG_Topo_create(MPI_Comm comm, int indegree, const int sources[], int outdegree,
+                     const int destinations[], XCHG_Topo *topo);
+int XCHG_Topo_free(XCHG_Topo *topo);
+
+int XCHG_Neighbor_alltoallv_topo_init(XCHG_Topo topo, const void *sendbuf,
+                                      const int sendcounts[], const int sdispls[],
+                                      MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const int rdispls[],
+                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                      XCHG_Request *request);
+
 /* Start an inactive request (MPI_ERR_REQUEST if it is active or NULL). */
 int XCHG_Start(XCHG_Request *request);
 int XCHG_Startall(int count, XCHG_Request requests[]);
@@ -103,7 +153,8 @@ int XCHG_Test(XCHG_Request *request, int *flag, MPI_Status *status);
 int XCHG_Request_free(XCHG_Request *request);
 
 /*
- * Choose the algorithm that `collective` ("alltoall", "alltoallv", "allgather")
+ * Choose the algorithm that `collective` ("alltoall", "alltoallv", "allgather",
+ * "neighbor_alltoallv")
  * uses on `comm` from now on. `selection` is "name[:param=value,...]"; NULL or ""
  * removes the choice, so the environment or the default applies again. Call it
  * on every rank of `comm` with the same choice: the first xchg call on a

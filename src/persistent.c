@@ -16,6 +16,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/plan.h"
+#include "request.h"
 #include "select/select.h"
 #include "xchg.h"
 
@@ -47,9 +48,8 @@ fail:
     return rc;
 }
 
-/* Shared tail of the three *_init calls: takes ownership of *args. */
-static int request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, MPI_Info info,
-                          XCHG_Request *request)
+int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, MPI_Info info,
+                        XCHG_Request *request)
 {
     int rc;
     xchg_choice choice;
@@ -62,7 +62,10 @@ static int request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args
     req->args = *args;
     XCHG_CHECK(select_persistent(ctx, &req->args, info, &choice));
     XCHG_CHECK(xchg_plan_create(ctx, &choice, &req->args, &req->plan));
-    if (choice.algo->post) XCHG_ALLOC(req->reqs, 2 * (size_t)ctx->size * sizeof(MPI_Request));
+    size_t slots = args->coll == XCHG_NEIGHBOR_ALLTOALLV /* one message per neighbour */
+                       ? (size_t)args->indegree + (size_t)args->outdegree
+                       : 2 * (size_t)ctx->size;
+    if (choice.algo->post) XCHG_ALLOC(req->reqs, (slots + 1) * sizeof(MPI_Request));
     *request = req;
     return MPI_SUCCESS;
 fail:
@@ -84,7 +87,7 @@ int XCHG_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoallv(&args, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                  recvcounts, rdispls, recvtype, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = request_create(comm, ctx, &args, info, request);
+    if (rc == MPI_SUCCESS) rc = xchg_request_create(comm, ctx, &args, info, request);
     return xchg_raise(comm, rc);
 }
 
@@ -99,7 +102,7 @@ int XCHG_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = request_create(comm, ctx, &args, info, request);
+    if (rc == MPI_SUCCESS) rc = xchg_request_create(comm, ctx, &args, info, request);
     return xchg_raise(comm, rc);
 }
 
@@ -114,7 +117,7 @@ int XCHG_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     if (rc == MPI_SUCCESS)
         rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                  recvtype, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = request_create(comm, ctx, &args, info, request);
+    if (rc == MPI_SUCCESS) rc = xchg_request_create(comm, ctx, &args, info, request);
     return xchg_raise(comm, rc);
 }
 

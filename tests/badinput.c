@@ -198,7 +198,7 @@ int badinput_run(MPI_Comm comm, const char *layout_name, tally *t)
 {
     int size;
     MPI_Comm_size(comm, &size);
-    for (int coll = 0; coll < XCHG_NUM_COLL; coll++) {
+    for (int coll = 0; coll < XCHG_NUM_DENSE_COLL; coll++) {
         for (int bad = 0; bad < NUM_BAD; bad++) {
             snprintf(current_case, sizeof current_case, "bad input: %s %s P=%d layout=%s",
                      coll_name((xchg_coll)coll), bad_names[bad], size, layout_name);

@@ -69,7 +69,7 @@ int bottom_run(MPI_Comm comm, const char *layout_name, tally *t)
 {
     int size;
     MPI_Comm_size(comm, &size);
-    for (int coll = 0; coll < XCHG_NUM_COLL; coll++) {
+    for (int coll = 0; coll < XCHG_NUM_DENSE_COLL; coll++) {
         for (int a = 0; a < xchg_registry_count((xchg_coll)coll); a++) {
             const xchg_algorithm *algo = xchg_registry_get((xchg_coll)coll, a);
             snprintf(current_case, sizeof current_case, "MPI_BOTTOM: %s %s P=%d layout=%s",

@@ -58,7 +58,8 @@ static const layout layouts[] = {
 };
 #define NUM_LAYOUTS ((int)(sizeof layouts / sizeof layouts[0]))
 
-static const char *const coll_names[XCHG_NUM_COLL] = {"alltoall", "alltoallv", "allgather"};
+static const char *const coll_names[XCHG_NUM_COLL] = {"alltoall", "alltoallv", "allgather",
+                                                      "neighbor_alltoallv"};
 const char *coll_name(xchg_coll coll) { return coll_names[coll]; }
 
 char current_case[1024];
@@ -402,7 +403,7 @@ static void sweep_layout(MPI_Comm comm, int layout_index, int first_layout, cons
     int size;
     MPI_Comm_size(comm, &size);
     const char *lname = layouts[layout_index].name;
-    for (int coll = 0; coll < XCHG_NUM_COLL; coll++) {
+    for (int coll = 0; coll < XCHG_NUM_DENSE_COLL; coll++) {
         int n = xchg_registry_count((xchg_coll)coll);
         for (int a = 0; a < n && a < 64; a++) {
             const xchg_algorithm *algo = xchg_registry_get((xchg_coll)coll, a);

@@ -64,7 +64,7 @@ int leaks_run(MPI_Comm world, int iterations, tally *t)
         MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
         int size;
         MPI_Comm_size(comm, &size);
-        for (int coll = 0; coll < XCHG_NUM_COLL; coll++) {
+        for (int coll = 0; coll < XCHG_NUM_DENSE_COLL; coll++) {
             /* Each algorithm in turn with its defaults (where applicable). */
             int n = xchg_registry_count((xchg_coll)coll);
             const xchg_algorithm *algo = xchg_registry_get((xchg_coll)coll, (it / 2) % n);

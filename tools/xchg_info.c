@@ -14,6 +14,7 @@
  * Run it under mpirun to see a real or virtual (XCHG_VIRTUAL_NODES) layout;
  * only rank 0 prints.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +24,9 @@
 #include "core/registry.h"
 #include "xchg.h"
 
-static const xchg_coll all_colls[] = {XCHG_ALLTOALLV, XCHG_ALLTOALL, XCHG_ALLGATHER};
-#define NUM_COLLS 3
+static const xchg_coll all_colls[] = {XCHG_ALLTOALLV, XCHG_ALLTOALL, XCHG_ALLGATHER,
+                                      XCHG_NEIGHBOR_ALLTOALLV};
+#define NUM_COLLS 4
 
 static void describe_range(const xchg_param_desc *p, char *buf, size_t len)
 {
@@ -39,10 +41,11 @@ static void print_algorithms(void)
 {
     for (int c = 0; c < NUM_COLLS; c++) {
         xchg_coll coll = all_colls[c];
-        printf("%s (%d algorithms; select with XCHG_%s=name[:param=value,...])\n",
-               xchg_coll_name(coll), xchg_registry_count(coll),
-               coll == XCHG_ALLTOALLV ? "ALLTOALLV" : coll == XCHG_ALLTOALL ? "ALLTOALL"
-                                                                            : "ALLGATHER");
+        char env[64];
+        snprintf(env, sizeof env, "XCHG_%s", xchg_coll_name(coll));
+        for (char *ch = env; *ch; ch++) *ch = (char)toupper((unsigned char)*ch);
+        printf("%s (%d algorithms; select with %s=name[:param=value,...])\n",
+               xchg_coll_name(coll), xchg_registry_count(coll), env);
         for (int i = 0; i < xchg_registry_count(coll); i++) {
             const xchg_algorithm *a = xchg_registry_get(coll, i);
             printf("  %-22s %s%s\n", a->name, a->summary, a->is_flat ? "" : " [hierarchical]");
@@ -144,11 +147,12 @@ static void print_selections(MPI_Comm comm)
         const char *name = xchg_coll_name(all_colls[c]);
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             char buf[512];
-            if (all_colls[c] == XCHG_ALLTOALLV && s > 0) break; /* size-independent */
+            int any_size = all_colls[c] == XCHG_ALLTOALLV || all_colls[c] == XCHG_NEIGHBOR_ALLTOALLV;
+            if (any_size && s > 0) break; /* size-independent */
             if (XCHG_Comm_get_algorithm(comm, name, 0, sizes[s], buf, sizeof buf) != MPI_SUCCESS)
                 snprintf(buf, sizeof buf, "error: %s", XCHG_Last_error());
             if (rank != 0) continue;
-            if (all_colls[c] == XCHG_ALLTOALLV) printf("  %-10s any size   %s\n", name, buf);
+            if (any_size) printf("  %-10s any size   %s\n", name, buf);
             else printf("  %-10s %8lld B  %s\n", name, sizes[s], buf);
         }
     }

@@ -7,7 +7,8 @@
 
 #include "error.h"
 
-static const char *const coll_names[XCHG_NUM_COLL] = {"alltoall", "alltoallv", "allgather"};
+static const char *const coll_names[XCHG_NUM_COLL] = {"alltoall", "alltoallv", "allgather",
+                                                      "neighbor_alltoallv"};
 
 const char *xchg_coll_name(xchg_coll coll)
 {
@@ -22,7 +23,7 @@ int xchg_coll_from_name(const char *name, xchg_coll *coll)
             return MPI_SUCCESS;
         }
     return xchg_error(MPI_ERR_ARG, "unknown collective '%s': valid choices are alltoall, "
-                                   "alltoallv, allgather", name ? name : "(null)");
+                                   "alltoallv, allgather, neighbor_alltoallv", name ? name : "(null)");
 }
 
 int xchg_type_describe(MPI_Datatype type, xchg_type_info *info)
@@ -243,6 +244,67 @@ int xchg_args_allgather(xchg_args *a, const void *sendbuf, int sendcount, MPI_Da
                         recvtype, comm, rank, size);
 }
 
+/* One side of a neighbourhood call: `n` neighbours, MPI's per-neighbour
+ * counts and displacements (in extents of the datatype, never in sizes). */
+static int neighbor_side(xchg_side *s, const side_arrays *arr, void *buf, MPI_Datatype type,
+                         int n, const int *neighbors, const int *counts, const int *displs,
+                         const char *what, int comm_size)
+{
+    int rc;
+    XCHG_CHECK(xchg_type_describe(type, &s->type));
+    side_init(s, arr, buf);
+    for (int i = 0; i < n; i++) {
+        if (neighbors[i] < 0 || neighbors[i] >= comm_size)
+            return xchg_error(MPI_ERR_RANK, "%s neighbour %d is rank %d, not a rank of the "
+                              "communicator (size %d)", what, i, neighbors[i], comm_size);
+        if (counts[i] < 0)
+            return xchg_error(MPI_ERR_COUNT, "%s count for neighbour %d (rank %d) is negative "
+                              "(%d)", what, i, neighbors[i], counts[i]);
+        arr->counts[i] = counts[i];
+        arr->offsets[i] = (int64_t)displs[i] * s->type.extent;
+    }
+    XCHG_CHECK(side_check(s, n, what));
+fail:
+    return rc;
+}
+
+int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources, int outdegree,
+                                 const int *destinations, const void *sendbuf,
+                                 const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                                 void *recvbuf, const int *recvcounts, const int *rdispls,
+                                 MPI_Datatype recvtype, MPI_Comm comm, int rank, int size)
+{
+    side_arrays arr[2];
+    int rc;
+    args_init(a, XCHG_NEIGHBOR_ALLTOALLV, comm, rank, size);
+    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
+        return xchg_error(MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid for a neighbourhood "
+                                          "collective");
+    if (indegree < 0 || outdegree < 0 || (indegree > 0 && !sources) ||
+        (outdegree > 0 && !destinations))
+        return xchg_error(MPI_ERR_ARG, "bad neighbour lists (indegree %d, outdegree %d)",
+                          indegree, outdegree);
+    if (indegree > 0 && (!recvcounts || !rdispls))
+        return xchg_error(MPI_ERR_ARG, "recvcounts or rdispls is NULL");
+    if (outdegree > 0 && (!sendcounts || !sdispls))
+        return xchg_error(MPI_ERR_ARG, "sendcounts or sdispls is NULL");
+    XCHG_CHECK(alloc_arrays(a, indegree > outdegree ? indegree : outdegree, 2, arr));
+    XCHG_ALLOC(a->sources, ((size_t)indegree + (size_t)outdegree + 1) * sizeof(int));
+    a->destinations = a->sources + indegree;
+    a->indegree = indegree;
+    a->outdegree = outdegree;
+    if (indegree) memcpy(a->sources, sources, (size_t)indegree * sizeof(int));
+    if (outdegree) memcpy(a->destinations, destinations, (size_t)outdegree * sizeof(int));
+    XCHG_CHECK(neighbor_side(&a->recv, &arr[1], recvbuf, recvtype, indegree, a->sources,
+                             recvcounts, rdispls, "receive", size));
+    XCHG_CHECK(neighbor_side(&a->send, &arr[0], (void *)sendbuf, sendtype, outdegree,
+                             a->destinations, sendcounts, sdispls, "send", size));
+    return MPI_SUCCESS;
+fail:
+    xchg_args_free(a);
+    return rc;
+}
+
 void xchg_args_refresh_in_place(xchg_args *a)
 {
     if (a->in_place_bytes) memcpy(a->owned_copy, a->in_place_source, a->in_place_bytes);
@@ -252,7 +314,9 @@ void xchg_args_free(xchg_args *a)
 {
     free(a->owned);
     free(a->owned_copy);
+    free(a->sources);
     a->owned = a->owned_copy = NULL;
+    a->sources = a->destinations = NULL;
 }
 
 /*

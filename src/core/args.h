@@ -17,7 +17,16 @@
 #include <stdint.h>
 #include <stddef.h>
 
-typedef enum { XCHG_ALLTOALL = 0, XCHG_ALLTOALLV = 1, XCHG_ALLGATHER = 2, XCHG_NUM_COLL = 3 } xchg_coll;
+typedef enum {
+    XCHG_ALLTOALL = 0,
+    XCHG_ALLTOALLV = 1,
+    XCHG_ALLGATHER = 2,
+    XCHG_NEIGHBOR_ALLTOALLV = 3, /* sides indexed by neighbour, not by rank */
+    XCHG_NUM_COLL = 4
+} xchg_coll;
+
+/* The dense collectives (every rank pair): the ones the harness sweeps. */
+#define XCHG_NUM_DENSE_COLL 3
 
 const char *xchg_coll_name(xchg_coll coll);
 int xchg_coll_from_name(const char *name, xchg_coll *coll);
@@ -52,6 +61,11 @@ typedef struct xchg_args {
     void *owned_copy;        /* the MPI_IN_PLACE copy of the send blocks */
     const char *in_place_source; /* where that copy was taken from in the receive */
     size_t in_place_bytes;       /* buffer, and its size */
+    /* XCHG_NEIGHBOR_ALLTOALLV: send.* is indexed by destination index
+     * (outdegree entries), recv.* by source index (indegree entries). A rank
+     * may appear more than once in either list, and may be this rank. */
+    int indegree, outdegree;
+    int *sources, *destinations; /* ranks of comm, in the user's order (owned) */
 } xchg_args;
 
 /* Fill a type description; MPI_ERR_TYPE for MPI_DATATYPE_NULL. */
@@ -68,6 +82,13 @@ int xchg_args_alltoall(xchg_args *a, const void *sendbuf, int sendcount,
 int xchg_args_allgather(xchg_args *a, const void *sendbuf, int sendcount,
                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
+/* Neighbourhood alltoallv: counts and displacements per neighbour; the lists
+ * are copied. MPI_IN_PLACE is refused, as MPI does for neighbour collectives. */
+int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources, int outdegree,
+                                 const int *destinations, const void *sendbuf,
+                                 const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
+                                 void *recvbuf, const int *recvcounts, const int *rdispls,
+                                 MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
 void xchg_args_free(xchg_args *a);
 
 /* MPI_IN_PLACE: take the copy of the send blocks again, from the receive

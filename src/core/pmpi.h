@@ -57,6 +57,11 @@
 #define MPI_Comm_call_errhandler PMPI_Comm_call_errhandler
 #define MPI_Errhandler_free PMPI_Errhandler_free
 
+/* Process topologies (neighbourhood collectives) */
+#define MPI_Topo_test PMPI_Topo_test
+#define MPI_Dist_graph_neighbors_count PMPI_Dist_graph_neighbors_count
+#define MPI_Dist_graph_neighbors PMPI_Dist_graph_neighbors
+
 /* Datatypes and packing */
 #define MPI_Type_size PMPI_Type_size
 #define MPI_Type_get_extent PMPI_Type_get_extent

@@ -17,7 +17,8 @@
 #include "xchg.h"
 
 static const char *const env_names[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
-                                                     "XCHG_ALLGATHER"};
+                                                     "XCHG_ALLGATHER",
+                                                     "XCHG_NEIGHBOR_ALLTOALLV"};
 
 /* The built-in rule. Measured basis (docs/results/foundation-*-8ranks.md,
  * docs/results/sim/): alltoallv: scattered is within a few percent of the best
@@ -37,6 +38,8 @@ static const char *default_rule(const xchg_context *ctx, xchg_coll coll, int64_t
     case XCHG_ALLGATHER:
         return (power_of_two || (bytes >= 0 && bytes * ctx->size <= 64 * 1024))
                    ? "recursive_doubling" : "ring";
+    case XCHG_NEIGHBOR_ALLTOALLV:
+        return "standard"; /* the only one yet */
     default:
         return NULL;
     }

@@ -1,0 +1,16 @@
+/* The persistent request (src/persistent.c), shared with the neighbourhood
+ * collectives (src/neighbor.c). */
+#ifndef XCHG_REQUEST_H
+#define XCHG_REQUEST_H
+
+#include "core/args.h"
+#include "core/context.h"
+#include "xchg.h"
+
+/* Select the algorithm (info key "xchg_algorithm" first), build a plan of the
+ * request's own with *args fixed, and return the request. Takes ownership of
+ * *args (freed on failure too). Collective when the algorithm's init is. */
+int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, MPI_Info info,
+                        XCHG_Request *request);
+
+#endif
