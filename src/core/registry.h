@@ -61,7 +61,8 @@ typedef void (*xchg_destroy_fn)(struct xchg_plan *plan);
 
 /* Optional, for algorithms whose whole schedule is one round of messages:
  * post every message of the call (and do its local copies) into reqs, which
- * has room for 2P requests, and set *count. The call is complete when they
+ * has room for 2P requests (indegree + outdegree for a neighbourhood
+ * collective), and set *count. The call is complete when they
  * are. A persistent request of such an algorithm returns from XCHG_Start
  * with its messages in flight and completes in XCHG_Test / XCHG_Wait, as
  * MPI's own persistent collectives do. */
