@@ -164,7 +164,7 @@ int xchg_args_alltoallv(xchg_args *a, const void *sendbuf, const int *sendcounts
                         const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                         MPI_Comm comm, int rank, int size)
 {
-    side_arrays arr[2];
+    side_arrays arr[2] = {{0}}; /* filled by alloc_arrays (zeroed for gcc -O3) */
     int rc;
     args_init(a, XCHG_ALLTOALLV, comm, rank, size);
     if (!recvcounts || !rdispls)
@@ -195,7 +195,7 @@ static int args_uniform(xchg_args *a, xchg_coll coll, const void *sendbuf, int s
                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, int rank, int size)
 {
-    side_arrays arr[2];
+    side_arrays arr[2] = {{0}}; /* filled by alloc_arrays (zeroed for gcc -O3) */
     int rc;
     int send_block_is_shared = (coll == XCHG_ALLGATHER); /* one block sent to all */
     args_init(a, coll, comm, rank, size);
@@ -274,7 +274,7 @@ int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources,
                                  void *recvbuf, const int *recvcounts, const int *rdispls,
                                  MPI_Datatype recvtype, MPI_Comm comm, int rank, int size)
 {
-    side_arrays arr[2];
+    side_arrays arr[2] = {{0}}; /* filled by alloc_arrays (zeroed for gcc -O3) */
     int rc;
     args_init(a, XCHG_NEIGHBOR_ALLTOALLV, comm, rank, size);
     if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)

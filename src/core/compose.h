@@ -28,4 +28,10 @@ int xchg_run_inner(xchg_context *outer, xchg_context *sub, const xchg_choice *in
                    const void *sendbuf, const int64_t *send_offsets, const int64_t *send_bytes,
                    void *recvbuf, const int64_t *recv_offsets, const int64_t *recv_bytes);
 
+/* The normalized arguments of such an inner exchange (for a plan that keeps
+ * them: a persistent outer plan builds its inner one over fixed buffers). */
+int xchg_inner_args(xchg_context *sub, xchg_coll coll, const void *sendbuf,
+                    const int64_t *send_offsets, const int64_t *send_bytes, void *recvbuf,
+                    const int64_t *recv_offsets, const int64_t *recv_bytes, xchg_args *args);
+
 #endif

@@ -36,6 +36,13 @@
  * rank's data for N destinations, plus one node-local MPI_Alltoall of
  * Q_n int64. Scratch: the packed super-blocks twice (sent, received) plus
  * ParLogNa's T, then the compacted inter-node blocks.
+ *
+ * Plan: the node's inner context (split at init), or with one node a
+ * ParLogNa plan on the whole communicator. A persistent plan (fixed counts)
+ * also agrees the super-block layout at init (the node-local MPI_Alltoall),
+ * holds the two super-block buffers, and makes the intra-node ParLogNa a
+ * persistent plan of its own over them (S_max and every round's metadata
+ * exchanged once): a start packs, moves data and unpacks.
  */
 #include "parlinna_common.h"
 
@@ -146,11 +153,65 @@ fail:
     return rc;
 }
 
+/* The super-blocks' layout: layout[0..Q) send offsets, [Q..2Q) send bytes,
+ * [2Q..3Q) receive offsets, [3Q..4Q) receive bytes; the receive sizes come
+ * from one MPI_Alltoall on the node. Totals in *send_total, *recv_total. */
+static int super_block_layout(const xchg_context *ctx, const xchg_args *a, MPI_Comm node_comm,
+                              int64_t *layout, int64_t *send_total, int64_t *recv_total)
+{
+    const xchg_topology *tp = &ctx->topo;
+    const int n = tp->node_of_rank[a->rank], Q = tp->node_size[n];
+    int64_t *send_offsets = layout, *send_bytes = layout + Q, *recv_offsets = layout + 2 * Q,
+            *recv_bytes = layout + 3 * Q;
+    int rc;
+    for (int t = 0; t < Q; t++) {
+        send_bytes[t] = (int64_t)sizeof(int64_t) * count_served(tp, n, t);
+        for (int m = 0; m < tp->num_nodes; m++)
+            for (int j = t; j < tp->node_size[m]; j += Q)
+                send_bytes[t] += a->send.bytes[xchg_rank_on_node(tp, m, j)];
+    }
+    XCHG_CHECK(MPI_Alltoall(send_bytes, 1, MPI_INT64_T, recv_bytes, 1, MPI_INT64_T, node_comm));
+    *send_total = *recv_total = 0;
+    for (int t = 0; t < Q; t++) {
+        send_offsets[t] = *send_total;
+        recv_offsets[t] = *recv_total;
+        *send_total += send_bytes[t];
+        *recv_total += recv_bytes[t];
+    }
+fail:
+    return rc;
+}
+
+/* Persistent plan: agree the layout once, hold the super-block buffers, and
+ * build the intra-node ParLogNa as a persistent plan over them. */
+static int persistent_intra(xchg_context *ctx, const xchg_args *a, parlinna_state *ps)
+{
+    const int Q = ps->node->size;
+    int64_t send_total, recv_total;
+    int rc;
+    xchg_choice intra = ps->intra;
+    XCHG_ALLOC(ps->layout, 4 * (size_t)Q * sizeof(int64_t));
+    XCHG_CHECK(super_block_layout(ctx, a, ps->node->comm, ps->layout, &send_total, &recv_total));
+    XCHG_ALLOC(ps->A, (size_t)send_total + 1);
+    XCHG_ALLOC(ps->C, (size_t)recv_total + 1);
+    XCHG_CHECK(xchg_inner_args(ps->node, XCHG_ALLTOALLV, ps->A, ps->layout, ps->layout + Q,
+                               ps->C, ps->layout + 2 * Q, ps->layout + 3 * Q, &ps->node_args));
+    XCHG_CHECK(xchg_choice_fit(ps->node, &intra));
+    XCHG_CHECK(xchg_plan_create(ps->node, &intra, &ps->node_args, &ps->node_plan));
+fail:
+    return rc;
+}
+
 void xchg_parlinna_free(xchg_plan *plan)
 {
     parlinna_state *ps = plan->state;
     if (ps) {
         xchg_plan_free(ps->whole);
+        xchg_plan_free(ps->node_plan);
+        if (ps->layout) xchg_args_free(&ps->node_args);
+        free(ps->layout);
+        free(ps->A);
+        free(ps->C);
         xchg_context_inner_free(ps->node);
     }
     free(ps);
@@ -178,6 +239,7 @@ int xchg_parlinna_init(xchg_plan *plan)
     } else {
         XCHG_CHECK(xchg_context_inner(ctx, ctx->topo.node_of_rank[ctx->rank],
                                       ctx->topo.local_rank_of[ctx->rank], &ps->node));
+        if (plan->fixed) XCHG_CHECK(persistent_intra(ctx, plan->fixed, ps));
     }
 fail:
     if (rc != MPI_SUCCESS) xchg_parlinna_free(plan);
@@ -192,47 +254,38 @@ int xchg_parlinna_intra(xchg_context *ctx, const xchg_args *a, const parlinna_st
     int rc = MPI_SUCCESS;
     char *A = NULL, *C = NULL;
     int64_t send_total = 0, recv_total = 0;
-    size_t arrays_bytes = 4 * (size_t)Q * sizeof(int64_t);
-    int64_t *send_offsets = xchg_scratch_alloc(ctx, arrays_bytes);
+    size_t layout_bytes = 4 * (size_t)Q * sizeof(int64_t);
+    int64_t *layout = NULL;
 
     memset(st, 0, sizeof *st);
     st->node = n;
     st->local = tp->local_rank_of[a->rank];
     st->node_size = Q;
-    if (!send_offsets) return xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
-    int64_t *send_bytes = send_offsets + Q, *recv_offsets = send_bytes + Q,
-            *recv_bytes = recv_offsets + Q;
-    for (int t = 0; t < Q; t++) {
-        send_bytes[t] = (int64_t)sizeof(int64_t) * count_served(tp, n, t);
-        for (int m = 0; m < tp->num_nodes; m++)
-            for (int j = t; j < tp->node_size[m]; j += Q)
-                send_bytes[t] += a->send.bytes[xchg_rank_on_node(tp, m, j)];
+    if (ps->node_plan) { /* persistent: layout, buffers and plan are the plan's */
+        XCHG_CHECK(pack_super_blocks(a, tp, n, ps->A, ps->layout));
+        XCHG_CHECK(xchg_plan_run(ctx, ps->node_plan, &ps->node_args));
+        return unpack_super_blocks(ctx, a, ps->C, ps->layout + 2 * Q, st);
     }
-    XCHG_CHECK(MPI_Alltoall(send_bytes, 1, MPI_INT64_T, recv_bytes, 1, MPI_INT64_T,
-                            ps->node->comm));
-    for (int t = 0; t < Q; t++) {
-        send_offsets[t] = send_total;
-        recv_offsets[t] = recv_total;
-        send_total += send_bytes[t];
-        recv_total += recv_bytes[t];
-    }
+    layout = xchg_scratch_alloc(ctx, layout_bytes);
+    if (!layout) return xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
+    XCHG_CHECK(super_block_layout(ctx, a, ps->node->comm, layout, &send_total, &recv_total));
     A = xchg_scratch_alloc(ctx, (size_t)send_total);
     C = xchg_scratch_alloc(ctx, (size_t)recv_total);
     if ((send_total && !A) || (recv_total && !C)) {
         rc = xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
         goto fail;
     }
-    XCHG_CHECK(pack_super_blocks(a, tp, n, A, send_offsets));
+    XCHG_CHECK(pack_super_blocks(a, tp, n, A, layout));
     /* A super-block over INT_MAX bytes is MPI_ERR_COUNT there. */
-    XCHG_CHECK(xchg_run_inner(ctx, ps->node, &ps->intra, A, send_offsets, send_bytes, C,
-                              recv_offsets, recv_bytes));
+    XCHG_CHECK(xchg_run_inner(ctx, ps->node, &ps->intra, A, layout, layout + Q, C,
+                              layout + 2 * Q, layout + 3 * Q));
     xchg_scratch_free(ctx, A, (size_t)send_total);
     A = NULL;
-    XCHG_CHECK(unpack_super_blocks(ctx, a, C, recv_offsets, st));
+    XCHG_CHECK(unpack_super_blocks(ctx, a, C, layout + 2 * Q, st));
 fail:
     xchg_scratch_free(ctx, A, (size_t)send_total);
     xchg_scratch_free(ctx, C, (size_t)recv_total);
-    xchg_scratch_free(ctx, send_offsets, arrays_bytes);
+    xchg_scratch_free(ctx, layout, layout_bytes);
     return rc;
 }
 

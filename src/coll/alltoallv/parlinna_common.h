@@ -45,6 +45,14 @@ typedef struct parlinna_state {
                                  communicator (owned); else NULL */
     xchg_context *node;       /* this rank's node, an inner context (owned); NULL
                                  when there is one node */
+    /* Persistent plan on several nodes: the super-block layout follows from
+     * the fixed counts, so it is agreed at init, and the intra-node ParLogNa
+     * is a persistent plan of its own over super-block buffers held here. */
+    int64_t *layout;          /* [4 Q] send offsets, send bytes, receive offsets,
+                                 receive bytes of the super-blocks; or NULL */
+    char *A, *C;              /* super-blocks sent and received */
+    xchg_args node_args;      /* A -> C on the node context */
+    xchg_plan *node_plan;     /* persistent ParLogNa on node_args */
 } parlinna_state;
 
 /* Plan stages shared by both variants: init reads radix, builds the above. */
