@@ -172,7 +172,8 @@ static int complete(XCHG_Request *request, int wait, int *flag, MPI_Status *stat
     if (req->nreqs > 0) { /* posted messages: complete them (all, also after an error) */
         int rc = wait ? MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE)
                       : MPI_Testall(req->nreqs, req->reqs, flag, MPI_STATUSES_IGNORE);
-        if (rc != MPI_SUCCESS && !wait) rc = MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS && !wait)
+            rc = MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
         if (rc == MPI_SUCCESS && !*flag) return MPI_SUCCESS; /* still in flight */
         if (req->result == MPI_SUCCESS) req->result = rc;
         *flag = 1;

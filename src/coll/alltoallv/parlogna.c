@@ -622,7 +622,8 @@ const xchg_algorithm xchg_algo_alltoallv_parlogna = {
                 .max = XCHG_RANGE_P,
                 .help = "base of the block-index digits: 2 = log2 P rounds, "
                         ">= P-1 = linear"},
-               [XCHG_PARLOGNA_BOUNCE] = {.name = "bounce", .kind = XCHG_PARAM_ENUM, .def = XCHG_PARLOGNA_BOUNCE_WAVE,
+               [XCHG_PARLOGNA_BOUNCE] = {.name = "bounce", .kind = XCHG_PARAM_ENUM,
+                                         .def = XCHG_PARLOGNA_BOUNCE_WAVE,
                 .names = bounce_names,
                 .help = "blocks forwarded twice in a row: extra messages (wave, T only) or "
                         "a copy (one message per round, more scratch)"}},

@@ -265,7 +265,8 @@ static int holding_alloc(xchg_context *ctx, holding *h, int64_t nblocks, int64_t
 /* Exchange on one sub-communicator with the inner algorithm (for the direct
  * gather and scatter phases: the nonblocking exchange, which posts only the
  * non-empty messages, i.e. those to or from the leader). */
-static int exchange(xchg_context *ctx, xchg_context *comm, const xchg_choice *inner, const char *sbuf,
+static int exchange(xchg_context *ctx, xchg_context *comm, const xchg_choice *inner,
+                    const char *sbuf,
                     const int64_t *soff, const int64_t *sbytes, char *rbuf, const int64_t *roff,
                     const int64_t *rbytes)
 {

@@ -23,11 +23,13 @@ enum { PARAM_GROUPS, PARAM_INNER };
 
 static int init(xchg_plan *plan)
 {
-    const xchg_hier_spec spec = {.leaders = 0, .groups = (int)plan->choice.value[PARAM_GROUPS], .inner_param = PARAM_INNER};
+    const xchg_hier_spec spec = {.leaders = 0, .groups = (int)plan->choice.value[PARAM_GROUPS],
+                                 .inner_param = PARAM_INNER};
     return xchg_hier_init(plan, &spec);
 }
 
-#define PARAMS(c) {[PARAM_GROUPS] = XCHG_HIER_PARAM_GROUPS, [PARAM_INNER] = XCHG_HIER_PARAM_INNER(c)}
+#define PARAMS(c) \
+    {[PARAM_GROUPS] = XCHG_HIER_PARAM_GROUPS, [PARAM_INNER] = XCHG_HIER_PARAM_INNER(c)}
 XCHG_REGISTER_HIER(locality_aware, init,
                    "node-aware exchange with g regions per node", 2, PARAMS,
                    .reference = "Kinkead et al. 2025")

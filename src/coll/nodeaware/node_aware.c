@@ -27,7 +27,8 @@ enum { PARAM_INNER };
 
 static int init(xchg_plan *plan)
 {
-    const xchg_hier_spec spec = {.leaders = 0, .groups = 1, .inner_param = PARAM_INNER};
+    const xchg_hier_spec spec = {.leaders = 0, .groups = 1,
+                                 .inner_param = PARAM_INNER};
     return xchg_hier_init(plan, &spec);
 }
 
