@@ -38,7 +38,6 @@ XCHG_REGISTER_DIRECT(multipair_blocking, .name = "multipair_blocking",
                      .summary = "`stride` pairs posted together, Waitall per group",
                      .reference = "Namugwanya et al. 2023",
                      .run = multipair_blocking, .num_params = 1,
-                     .params = {[PARAM_STRIDE] = {.name = "stride", .kind = XCHG_PARAM_INT, .def = 8,
-                                                 .min = 1,
-                                 .max = XCHG_RANGE_MAXINT,
-                                 .help = "pairs per group (the paper tries 5, 10, 15)"}})
+                     .params = {[PARAM_STRIDE] = {.name = "stride", .kind = XCHG_PARAM_INT,
+                                                  .def = 8, .min = 1, .max = XCHG_RANGE_MAXINT,
+                                                  .help = "pairs per group (the paper tries 5, 10, 15)"}})

@@ -39,7 +39,6 @@ XCHG_REGISTER_DIRECT(scattered, .name = "scattered",
                      .summary = "batches of `batch` exchanges, Waitall per batch (MPICH)",
                      .reference = "Thakur et al. 2005",
                      .run = scattered, .num_params = 1,
-                     .params = {[PARAM_BATCH] = {.name = "batch", .kind = XCHG_PARAM_INT, .def = 32,
-                                                .min = 1,
-                                 .max = XCHG_RANGE_MAXINT,
-                                 .help = "exchanges in flight per batch"}})
+                     .params = {[PARAM_BATCH] = {.name = "batch", .kind = XCHG_PARAM_INT,
+                                                 .def = 32, .min = 1, .max = XCHG_RANGE_MAXINT,
+                                                 .help = "exchanges in flight per batch"}})

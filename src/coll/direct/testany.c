@@ -28,7 +28,6 @@ XCHG_REGISTER_DIRECT(testany, .name = "testany",
                      .summary = "sliding window of `window` exchanges driven by MPI_Testany",
                      .reference = "Namugwanya et al. 2023",
                      .run = testany, .num_params = 1,
-                     .params = {[PARAM_WINDOW] = {.name = "window", .kind = XCHG_PARAM_INT, .def = 8,
-                                                 .min = 1,
-                                 .max = XCHG_RANGE_MAXINT,
-                                 .help = "sends and receives in flight"}})
+                     .params = {[PARAM_WINDOW] = {.name = "window", .kind = XCHG_PARAM_INT,
+                                                  .def = 8, .min = 1, .max = XCHG_RANGE_MAXINT,
+                                                  .help = "sends and receives in flight"}})

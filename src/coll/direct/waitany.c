@@ -30,7 +30,6 @@ XCHG_REGISTER_DIRECT(waitany, .name = "waitany",
                      .summary = "sliding window of `window` exchanges driven by MPI_Waitany",
                      .reference = "Namugwanya et al. 2023",
                      .run = waitany, .num_params = 1,
-                     .params = {[PARAM_WINDOW] = {.name = "window", .kind = XCHG_PARAM_INT, .def = 8,
-                                                 .min = 1,
-                                 .max = XCHG_RANGE_MAXINT,
-                                 .help = "sends and receives in flight (the paper's stride)"}})
+                     .params = {[PARAM_WINDOW] = {.name = "window", .kind = XCHG_PARAM_INT,
+                                                  .def = 8, .min = 1, .max = XCHG_RANGE_MAXINT,
+                                                  .help = "sends and receives in flight (the paper's stride)"}})
