@@ -25,6 +25,7 @@ for cfg in "8 4" "16 4" "16 8"; do
     flock /tmp/xchg-bench.lock timeout 300 mpirun.openmpi --oversubscribe -n $1 \
       -x XCHG_VIRTUAL_NODES=$2 $B/tools/xchg-bench -c alltoall -m $sizes \
       -i ${ITERS:-20} -r 4 -x 4 --breakdown $ALGOS \
-      --csv $OUT/alltoall_P$1_Q$2_$sizes.csv > $OUT/alltoall_P$1_Q$2_$sizes.txt
+      --csv $OUT/alltoall_P$1_Q$2_$(echo $sizes | tr : -).csv \
+      > $OUT/alltoall_P$1_Q$2_$(echo $sizes | tr : -).txt  # no ':' in file names
   done
 done
