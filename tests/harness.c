@@ -574,6 +574,13 @@ static int parse_options(int argc, char **argv, options *o)
  * the library defines is registered, and nothing else, is checked on the
  * built library by tests/check-inventory.sh, so adding an algorithm needs no
  * edit here.)
+ * The sweep reaches the shared code through the algorithms built on it:
+ * src/coll/nodeaware/engine.c (hierarchical, multileader, node_aware,
+ * locality_aware, multileader_node_aware, every layout, blocking and
+ * persistent), src/coll/nodeaware/regions.c (locality_aware:groups=numa and
+ * groups=socket, swept as the parameter's special values) and
+ * src/coll/alltoallv/parlinna_common.c (parlinna_coalesced and
+ * parlinna_staggered, one node and several, blocking and persistent).
  */
 static void check_registry(tally *t)
 {
