@@ -199,11 +199,13 @@ int XCHG_Request_free(XCHG_Request *request)
 {
     if (!request || !*request) return xchg_error(MPI_ERR_REQUEST, "XCHG_Request_free: NULL");
     struct xchg_request *req = *request;
-    if (req->nreqs > 0) MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
+    MPI_Comm user_comm = req->user_comm;
+    int rc = MPI_SUCCESS; /* a started request's messages complete first */
+    if (req->nreqs > 0) rc = MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
     free(req->reqs);
     xchg_plan_free(req->plan);
     xchg_args_free(&req->args);
     free(req);
     *request = XCHG_REQUEST_NULL;
-    return MPI_SUCCESS;
+    return xchg_raise(user_comm, rc);
 }

@@ -491,6 +491,7 @@ static void sweep_size(MPI_Comm comm, const options *o, tally *t, skip_stats *sk
         if (o->sweep) sweep_layout(lcomm, l, num_seen == 1, o, t, skips);
         if (o->sweep) bottom_run(lcomm, layouts[l].name, t);
         if (o->bad_input && num_seen == 1) badinput_run(lcomm, layouts[l].name, t);
+        if (o->bad_input && num_seen == 1) requests_run(lcomm, layouts[l].name, t);
         MPI_Comm_free(&lcomm);
         set_layout_env(0);
         if (is_world_root()) {

@@ -91,6 +91,7 @@ int is_world_root(void);
 /* ---- test groups -------------------------------------------------------------- */
 int badinput_run(MPI_Comm comm, const char *layout_name, tally *t);
 int bottom_run(MPI_Comm comm, const char *layout_name, tally *t);
+int requests_run(MPI_Comm comm, const char *layout_name, tally *t);
 int leaks_run(MPI_Comm world, int iterations, tally *t);
 
 const char *coll_name(xchg_coll coll);

@@ -6,8 +6,8 @@
 #include "context.h"
 #include "error.h"
 
-static int plan_build(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
-                      xchg_plan **out)
+int xchg_plan_create(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
+                     xchg_plan **out)
 {
     int rc = MPI_SUCCESS;
     xchg_plan *plan = calloc(1, sizeof *plan);
@@ -31,12 +31,6 @@ void xchg_plan_free(xchg_plan *plan)
     free(plan);
 }
 
-int xchg_plan_create(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
-                     xchg_plan **plan)
-{
-    return plan_build(ctx, choice, fixed, plan);
-}
-
 int xchg_plan_get(xchg_context *ctx, const xchg_choice *choice, xchg_plan **out)
 {
     for (int i = 0; i < ctx->num_plans; i++)
@@ -46,7 +40,7 @@ int xchg_plan_get(xchg_context *ctx, const xchg_choice *choice, xchg_plan **out)
             return MPI_SUCCESS;
         }
     xchg_plan *plan;
-    int rc = plan_build(ctx, choice, NULL, &plan);
+    int rc = xchg_plan_create(ctx, choice, NULL, &plan);
     if (rc != MPI_SUCCESS) return rc;
     if (ctx->num_plans == XCHG_MAX_PLANS) { /* full: free the least recently used */
         int lru = 0;

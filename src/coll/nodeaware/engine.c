@@ -262,17 +262,6 @@ static int holding_alloc(xchg_context *ctx, holding *h, int64_t nblocks, int64_t
     return MPI_SUCCESS;
 }
 
-/* Exchange on one sub-communicator with the inner algorithm (for the direct
- * gather and scatter phases: the nonblocking exchange, which posts only the
- * non-empty messages, i.e. those to or from the leader). */
-static int exchange(xchg_context *ctx, xchg_context *comm, const xchg_choice *inner,
-                    const char *sbuf,
-                    const int64_t *soff, const int64_t *sbytes, char *rbuf, const int64_t *roff,
-                    const int64_t *rbytes)
-{
-    return xchg_run_inner(ctx, comm, inner, sbuf, soff, sbytes, rbuf, roff, rbytes);
-}
-
 /* Offsets of per-member messages: back to back, or (padded) slots of `slot`. */
 static int64_t layout(int n, const int64_t *bytes, int64_t slot, int64_t *off)
 {
@@ -375,8 +364,8 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
         for (int q = 0; q < nmembers; q++) snblk[q] *= 8, rnblk[q] *= 8; /* now bytes */
         layout(nmembers, snblk, -1, moff_s);
         layout(nmembers, rnblk, -1, moff_r);
-        XCHG_CHECK(exchange(ctx, comm, inner, (char *)meta_send, moff_s, snblk,
-                            (char *)meta_recv, moff_r, rnblk));
+        XCHG_CHECK(xchg_run_inner(ctx, comm, inner, (char *)meta_send, moff_s, snblk,
+                                  (char *)meta_recv, moff_r, rnblk));
         for (int q = 0; q < nmembers; q++) rnblk[q] /= 8;
         xchg_phase_end(ctx, phase_names[kind]);
         if (dry && lengths) {
@@ -438,7 +427,8 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
     }
     holding_free(ctx, in);
     xchg_phase_end(ctx, "repack");
-    if (!dry) XCHG_CHECK(exchange(ctx, comm, inner, sbuf, soff, sbytes, out->data, roff, rbytes));
+    if (!dry)
+        XCHG_CHECK(xchg_run_inner(ctx, comm, inner, sbuf, soff, sbytes, out->data, roff, rbytes));
     xchg_phase_end(ctx, phase_names[kind]);
     qsort(out->blocks, (size_t)out->n, sizeof(held_block), cmp_block);
 fail:
@@ -460,7 +450,9 @@ typedef struct hier_state {
     int *members[PH_COUNT];      /* global ranks of sub[i] in its rank order */
     int nmembers[PH_COUNT];
     xchg_choice inner;           /* the inner= exchange */
-    xchg_choice direct;          /* gather and scatter: the nonblocking exchange */
+    xchg_choice direct;          /* gather and scatter: the nonblocking exchange,
+                                    which posts only the non-empty messages, i.e.
+                                    those to or from the leader */
     phase_lengths lengths[PH_COUNT]; /* persistent alltoallv: recorded at init */
 } hier_state;
 
