@@ -23,6 +23,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,6 +136,46 @@ int XCHG_Neighbor_alltoallv_topo_init(XCHG_Topo topo, const void *sendbuf,
                                       const int recvcounts[], const int rdispls[],
                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                       XCHG_Request *request);
+
+/*
+ * The duplicate-removal extension (Collom et al. 2023, section 3.3): the same
+ * init with one 64-bit global index per value. Value k of send block i (one
+ * element of sendtype) has index global_sindices[sdispls[i] + k]; value k of
+ * receive block i has index global_rindices[rdispls[i] + k]. Values with the
+ * same index are the same value (a rank may send it to several neighbours),
+ * so with the algorithm "locality:dedup=1" a value that several ranks of one
+ * region need crosses between regions once. Indices must match the counts:
+ * the k-th index of the block rank s sends to rank d equals the k-th index
+ * of the block d receives from s (MPI_ERR_ARG otherwise, nothing written).
+ */
+int XCHG_Neighbor_alltoallv_init_ext(const void *sendbuf, const int sendcounts[],
+                                     const int sdispls[], const int64_t global_sindices[],
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[], const int rdispls[],
+                                     const int64_t global_rindices[], MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Info info, XCHG_Request *request);
+int XCHG_Neighbor_alltoallv_topo_init_ext(XCHG_Topo topo, const void *sendbuf,
+                                          const int sendcounts[], const int sdispls[],
+                                          const int64_t global_sindices[],
+                                          MPI_Datatype sendtype, void *recvbuf,
+                                          const int recvcounts[], const int rdispls[],
+                                          const int64_t global_rindices[],
+                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Info info, XCHG_Request *request);
+
+/*
+ * What one start of a neighbourhood request sends from this rank, split by
+ * region (the regions of the plan's algorithm; nodes by default): messages
+ * and bytes to ranks of other regions and to other ranks of its own region
+ * (messages to itself are not counted). Local; MPI_ERR_REQUEST for a request
+ * that is not a neighbourhood request. The numbers of the paper's Figures
+ * 8-10 are their maxima over ranks.
+ */
+typedef struct XCHG_Neighbor_stats {
+    int inter_messages, intra_messages;
+    long long inter_bytes, intra_bytes;
+} XCHG_Neighbor_stats;
+int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats);
 
 /* Start an inactive request (MPI_ERR_REQUEST if it is active or NULL). */
 int XCHG_Start(XCHG_Request *request);
