@@ -51,7 +51,9 @@
  *          [--iters=100] [--warmup=10] [--reps=3] [--init=auto|plain|ext]
  *          [--strong=0.25] [--coarsen=10] [--interp=6] [--pmax=4]
  *          [--agg-levels=0] [--max-levels=25] [--solve] [--csv=FILE]
- *          [--no-header]
+ *          [--no-header] [--inject-error]
+ * --inject-error corrupts one received value on the first level (the last
+ * rank) before the check, to show that the check fails (exit status 1).
  * CSV on stdout (or FILE), one row per level and algorithm; notes on stderr.
  */
 #include <errno.h>
@@ -107,7 +109,7 @@ typedef struct options {
     int init; /* 0 auto, 1 plain, 2 ext */
     double strong;
     int coarsen, interp, pmax, agg_levels, max_levels;
-    int solve, header;
+    int solve, header, inject;
     const char *csv;
 } options;
 
@@ -119,7 +121,7 @@ static void usage(void)
                 "  [--algos=standard,locality,locality:dedup=1] [--iters=100] [--warmup=10]\n"
                 "  [--reps=3] [--init=auto|plain|ext] [--strong=0.25] [--coarsen=10]\n"
                 "  [--interp=6] [--pmax=4] [--agg-levels=0] [--max-levels=25] [--solve]\n"
-                "  [--csv=FILE] [--no-header]\n");
+                "  [--csv=FILE] [--no-header] [--inject-error]\n");
     MPI_Finalize();
     exit(2);
 }
@@ -186,6 +188,7 @@ static void parse(int argc, char **argv, options *o)
         else if ((v = OPT("--csv"))) o->csv = v;
         else if (!strcmp(a, "--solve")) o->solve = 1;
         else if (!strcmp(a, "--no-header")) o->header = 0;
+        else if (!strcmp(a, "--inject-error")) o->inject = 1;
         else usage();
 #undef OPT
     }
@@ -747,6 +750,9 @@ int main(int argc, char **argv)
                     (rc = XCHG_Wait(&req, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
                     DIE("%s, level %d: start/wait: %s", algo[a], l, XCHG_Last_error());
             }
+            /* --inject-error: the checker must see one wrong halo value. */
+            if (o.inject && l == 0 && a == 0 && pt.nrecvvals > 0 && rank == nranks - 1)
+                pt.recvbuf[pt.nrecvvals / 2] += 1.0;
             long bad = check_exchange(A, &pt, yref);
 
             stats st = mine;
