@@ -30,6 +30,14 @@
  * repetitions; the time is the minimum over repetitions of the maximum over
  * ranks of the mean per start, as in the paper).
  *
+ * Besides the per-rank maxima of what each algorithm sends (inter/intra
+ * messages and bytes: XCHG_Neighbor_stats_get, or for the standard
+ * algorithm the pattern itself), each row carries two properties of the
+ * level's pattern: the largest number of bytes that one ordered pair of
+ * regions exchanges (pair_bytes_max, what standard and plain aggregation
+ * move) and the same with each value counted once per destination region
+ * (pair_unique_bytes_max, what duplicate removal moves; section 3.3).
+ *
  * Checks (exit status 1 on any mismatch): the received halo equals x at
  * col_map_offd, x[g] = sin(g) + 2; y = diag x_local + offd x_halo equals
  * hypre's own HYPRE_ParCSRMatrixMatvec; for the standard algorithm,
@@ -417,6 +425,7 @@ typedef struct pattern {
     double *sendbuf, *recvbuf, *x_local;
     int nsendvals, nrecvvals, local_rows;
     int64_t *col_map; /* global index of each halo value */
+    int64_t sindices_first; /* the global index of local row 0 */
 } pattern;
 
 typedef struct stats {
@@ -435,6 +444,7 @@ static void pattern_build(hypre_ParCSRMatrix *A, pattern *pt)
     HYPRE_BigInt first = hypre_ParCSRMatrixFirstRowIndex(A);
     HYPRE_BigInt *cmap = hypre_ParCSRMatrixColMapOffd(A);
     pt->local_rows = hypre_CSRMatrixNumRows(hypre_ParCSRMatrixDiag(A));
+    pt->sindices_first = (int64_t)first;
     pt->nsend = hypre_ParCSRCommPkgNumSends(pkg);
     pt->nrecv = hypre_ParCSRCommPkgNumRecvs(pkg);
     HYPRE_Int *sstarts = hypre_ParCSRCommPkgSendMapStarts(pkg);
@@ -509,6 +519,44 @@ static stats pattern_stats(const pattern *pt, const int *region_of)
         }
     }
     return s;
+}
+
+/* Bytes between regions, per ordered pair of different regions (R -> S),
+ * summed over the ranks of R: every value sent (what standard and
+ * aggregation move) and each value once per destination region (what
+ * duplicate removal moves). Their maxima over the pairs, on every rank. */
+static void region_pair_bytes(const pattern *pt, const int *region_of, int nregions,
+                              long long *all_max, long long *unique_max)
+{
+    size_t nn = (size_t)nregions * nregions;
+    long long *loc = xmalloc(2 * nn * sizeof(long long)), *sum = xmalloc(2 * nn * sizeof(long long));
+    memset(loc, 0, 2 * nn * sizeof(long long));
+    int *stamp = xmalloc((size_t)pt->local_rows * sizeof(int));
+    for (int i = 0; i < pt->local_rows; i++) stamp[i] = -1;
+    int me = region_of[rank];
+    for (int S = 0; S < nregions; S++) {
+        if (S == me) continue;
+        for (int i = 0; i < pt->nsend; i++) {
+            if (region_of[pt->send_procs[i]] != S) continue;
+            for (int k = pt->sdispls[i]; k < pt->sdispls[i] + pt->sendcounts[i]; k++) {
+                int e = (int)(pt->sindices[k] - pt->sindices_first);
+                loc[(size_t)me * nregions + S] += (long long)sizeof(double);
+                if (stamp[e] != S) {
+                    stamp[e] = S;
+                    loc[nn + (size_t)me * nregions + S] += (long long)sizeof(double);
+                }
+            }
+        }
+    }
+    MPI_Allreduce(loc, sum, (int)(2 * nn), MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    *all_max = *unique_max = 0;
+    for (size_t i = 0; i < nn; i++) {
+        if (sum[i] > *all_max) *all_max = sum[i];
+        if (sum[nn + i] > *unique_max) *unique_max = sum[nn + i];
+    }
+    free(loc);
+    free(sum);
+    free(stamp);
 }
 
 /* Halo values and the SpMV against hypre's; returns the number of bad values. */
@@ -644,7 +692,7 @@ int main(int argc, char **argv)
     if (rank == 0 && o.header)
         fprintf(csv, "ranks,regions,nregions,n,level,rows,nnz,active_ranks,algo,init,"
                      "inter_msgs,intra_msgs,inter_bytes,intra_bytes,stats_source,init_s,"
-                     "time_s,check\n");
+                     "time_s,check,pair_bytes_max,pair_unique_bytes_max\n");
 
     /* The fine matrix and the hierarchy. */
     HYPRE_IJMatrix ij;
@@ -707,6 +755,8 @@ int main(int argc, char **argv)
         long long rows = (long long)hypre_ParCSRMatrixGlobalNumRows(A);
         double *yref = hypre_spmv(A);
         stats mine = pattern_stats(&pt, region_of);
+        long long pair_max, pair_unique_max;
+        region_pair_bytes(&pt, region_of, nregions, &pair_max, &pair_unique_max);
 
         XCHG_Topo topo;
         int rc = XCHG_Topo_create(comm, pt.nrecv, pt.recv_procs, pt.nsend, pt.send_procs, &topo);
@@ -809,8 +859,8 @@ int main(int argc, char **argv)
                         nregions, o.n, l, rows, nnz, nactive, algo[a], use_ext ? "ext" : "plain");
                 if (known) fprintf(csv, "%lld,%lld,%lld,%lld,", imsg, amsg, ib, ab);
                 else fprintf(csv, ",,,,");
-                fprintf(csv, "%s,%.9f,%.9f,%s\n", source, tinit_max, best,
-                        allbad ? "FAIL" : "ok");
+                fprintf(csv, "%s,%.9f,%.9f,%s,%lld,%lld\n", source, tinit_max, best,
+                        allbad ? "FAIL" : "ok", pair_max, pair_unique_max);
                 fflush(csv);
             }
             if (allbad && rank == 0)
