@@ -374,7 +374,7 @@ static double *hypre_spmv(hypre_ParCSRMatrix *A)
                              (HYPRE_ParVector)y);
     HYPRE_Int m = hypre_VectorSize(hypre_ParVectorLocalVector(y));
     double *out = xmalloc((size_t)m * sizeof(double));
-    memcpy(out, hypre_VectorData(hypre_ParVectorLocalVector(y)), (size_t)m * sizeof(double));
+    if (m) memcpy(out, hypre_VectorData(hypre_ParVectorLocalVector(y)), (size_t)m * sizeof(double));
     hypre_ParVectorDestroy(x);
     hypre_ParVectorDestroy(y);
     return out;
@@ -832,11 +832,15 @@ int main(int argc, char **argv)
             for (int r = 0; r < o.reps; r++) {
                 MPI_Barrier(comm);
                 t0 = MPI_Wtime();
+                int err = MPI_SUCCESS;
                 for (int it = 0; it < o.iters; it++) {
-                    XCHG_Start(&req);
-                    XCHG_Wait(&req, MPI_STATUS_IGNORE);
+                    err |= XCHG_Start(&req);
+                    err |= XCHG_Wait(&req, MPI_STATUS_IGNORE);
                 }
                 double mean = (MPI_Wtime() - t0) / o.iters, worst;
+                if (err != MPI_SUCCESS)
+                    DIE("%s, level %d: a timed start/wait failed: %s", algo[a], l,
+                        XCHG_Last_error());
                 MPI_Allreduce(&mean, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
                 if (worst < best) best = worst;
             }
