@@ -20,7 +20,7 @@ if [ ! -x "$exe" ]; then
 fi
 run=(env XCHG_VIRTUAL_NODES=2 mpirun.openmpi --oversubscribe -n 4 "$exe" --n=40 --iters=10
      --warmup=2 --reps=1)
-algos=standard,locality,locality:balance=bytes,locality:dedup=1
+algos=standard,mpi,locality,locality:balance=bytes,locality:dedup=1
 passed=0 failed=0
 check() { # name, expected status (0 or 1), arguments...
     local name=$1 want=$2 rc=0; shift 2

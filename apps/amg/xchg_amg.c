@@ -51,15 +51,23 @@
  * The duplicate-removal init (XCHG_Neighbor_alltoallv_topo_init_ext) and
  * XCHG_Neighbor_stats_get are weak references: with a library that lacks
  * them, the program runs the plain init and computes the message counts of
- * the standard algorithm itself. An algorithm that xchg does not register
+ * the standard algorithm itself. With --init=auto (the default) the
+ * locality algorithms get the _ext init when the library has it, the others
+ * the plain one; --init=ext / plain use one for all (a "dedup=1" variant
+ * without the _ext init is skipped). An algorithm that xchg does not register
  * is reported (xchg's message) and skipped.
  *
  * usage: mpirun -n P xchg-amg [--n=64] [--eps=0.001] [--theta=45]
- *          [--procgrid=PXxPY] [--algos=standard,locality,locality:dedup=1]
+ *          [--procgrid=PXxPY] [--algos=standard,mpi,locality,locality:dedup=1]
  *          [--iters=100] [--warmup=10] [--reps=3] [--init=auto|plain|ext]
  *          [--strong=0.25] [--coarsen=10] [--interp=6] [--pmax=4]
  *          [--agg-levels=0] [--max-levels=25] [--solve] [--csv=FILE]
- *          [--no-header] [--inject-error]
+ *          [--comm=graph|plain] [--no-header] [--inject-error]
+ * --comm=graph (the default) runs each level's exchange on a distributed-
+ * graph communicator of that level's neighbours (MPI_Dist_graph_create_
+ * adjacent, made and first used by xchg before the timings), so that an
+ * algorithm that needs one (the MPI library's own, "mpi") can run;
+ * --comm=plain on a duplicate of MPI_COMM_WORLD. The XCHG_Topo is the same.
  * --inject-error corrupts one received value on the first level (the last
  * rank) before the check, to show that the check fails (exit status 1).
  * CSV on stdout (or FILE), one row per level and algorithm; notes on stderr.
@@ -117,7 +125,7 @@ typedef struct options {
     int init; /* 0 auto, 1 plain, 2 ext */
     double strong;
     int coarsen, interp, pmax, agg_levels, max_levels;
-    int solve, header, inject;
+    int solve, header, inject, graph;
     const char *csv;
 } options;
 
@@ -126,10 +134,10 @@ static void usage(void)
     if (rank == 0)
         fprintf(stderr,
                 "usage: xchg-amg [--n=64] [--eps=0.001] [--theta=45] [--procgrid=PXxPY]\n"
-                "  [--algos=standard,locality,locality:dedup=1] [--iters=100] [--warmup=10]\n"
+                "  [--algos=standard,mpi,locality,locality:dedup=1] [--iters=100] [--warmup=10]\n"
                 "  [--reps=3] [--init=auto|plain|ext] [--strong=0.25] [--coarsen=10]\n"
                 "  [--interp=6] [--pmax=4] [--agg-levels=0] [--max-levels=25] [--solve]\n"
-                "  [--csv=FILE] [--no-header] [--inject-error]\n");
+                "  [--comm=graph|plain] [--csv=FILE] [--no-header] [--inject-error]\n");
     MPI_Finalize();
     exit(2);
 }
@@ -157,7 +165,7 @@ static void parse(int argc, char **argv, options *o)
     o->n = 64;
     o->eps = 0.001;
     o->theta = 45.0;
-    snprintf(o->algos, sizeof o->algos, "standard,locality,locality:dedup=1");
+    snprintf(o->algos, sizeof o->algos, "standard,mpi,locality,locality:dedup=1");
     o->iters = 100;
     o->warmup = 10;
     o->reps = 3;
@@ -167,6 +175,7 @@ static void parse(int argc, char **argv, options *o)
     o->pmax = 4;
     o->max_levels = 25;
     o->header = 1;
+    o->graph = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
 #define OPT(name) (strncmp(a, name "=", sizeof name) == 0 ? a + sizeof name : NULL)
@@ -194,6 +203,11 @@ static void parse(int argc, char **argv, options *o)
         else if ((v = OPT("--agg-levels"))) o->agg_levels = (int)num_arg(v, 0, 100);
         else if ((v = OPT("--max-levels"))) o->max_levels = (int)num_arg(v, 1, 100);
         else if ((v = OPT("--csv"))) o->csv = v;
+        else if ((v = OPT("--comm"))) {
+            if (!strcmp(v, "graph")) o->graph = 1;
+            else if (!strcmp(v, "plain")) o->graph = 0;
+            else usage();
+        }
         else if (!strcmp(a, "--solve")) o->solve = 1;
         else if (!strcmp(a, "--no-header")) o->header = 0;
         else if (!strcmp(a, "--inject-error")) o->inject = 1;
@@ -456,17 +470,17 @@ static void pattern_build(hypre_ParCSRMatrix *A, pattern *pt)
         DIE("comm package receives %d values, the off-diagonal block has %d columns",
             pt->nrecvvals, (int)hypre_CSRMatrixNumCols(offd));
 
-    pt->send_procs = xmalloc((size_t)pt->nsend * sizeof(int));
-    pt->sendcounts = xmalloc((size_t)pt->nsend * sizeof(int));
-    pt->sdispls = xmalloc((size_t)pt->nsend * sizeof(int));
+    pt->send_procs = xmalloc((size_t)(pt->nsend + 1) * sizeof(int));
+    pt->sendcounts = xmalloc((size_t)(pt->nsend + 1) * sizeof(int));
+    pt->sdispls = xmalloc((size_t)(pt->nsend + 1) * sizeof(int));
     for (int i = 0; i < pt->nsend; i++) {
         pt->send_procs[i] = hypre_ParCSRCommPkgSendProc(pkg, i);
         pt->sdispls[i] = sstarts[i];
         pt->sendcounts[i] = sstarts[i + 1] - sstarts[i];
     }
-    pt->recv_procs = xmalloc((size_t)pt->nrecv * sizeof(int));
-    pt->recvcounts = xmalloc((size_t)pt->nrecv * sizeof(int));
-    pt->rdispls = xmalloc((size_t)pt->nrecv * sizeof(int));
+    pt->recv_procs = xmalloc((size_t)(pt->nrecv + 1) * sizeof(int));
+    pt->recvcounts = xmalloc((size_t)(pt->nrecv + 1) * sizeof(int));
+    pt->rdispls = xmalloc((size_t)(pt->nrecv + 1) * sizeof(int));
     for (int i = 0; i < pt->nrecv; i++) {
         pt->recv_procs[i] = hypre_ParCSRCommPkgRecvProc(pkg, i);
         pt->rdispls[i] = rstarts[i];
@@ -656,8 +670,7 @@ int main(int argc, char **argv)
 
     int have_ext = XCHG_Neighbor_alltoallv_topo_init_ext != NULL;
     int have_stats = XCHG_Neighbor_stats_get != NULL;
-    int use_ext = o.init == 2 || (o.init == 0 && have_ext);
-    if (use_ext && !have_ext) {
+    if (o.init == 2 && !have_ext) {
         if (rank == 0) fprintf(stderr, "xchg-amg: --init=ext: this libxchg has no "
                                "XCHG_Neighbor_alltoallv_topo_init_ext\n");
         MPI_Finalize();
@@ -666,11 +679,16 @@ int main(int argc, char **argv)
 
     /* The algorithms, in order; a skipped one is marked. */
     char *algo[64];
-    int nalgo = 0, skip[64] = {0};
+    int nalgo = 0, skip[64] = {0}, ext[64] = {0};
     for (char *tok = strtok(o.algos, ","); tok && nalgo < 64; tok = strtok(NULL, ","))
         algo[nalgo++] = tok;
+    /* The _ext init: for every algorithm with --init=ext, none with
+     * --init=plain; by default for the locality algorithms, where the
+     * library has it. */
     for (int a = 0; a < nalgo; a++)
-        if (strstr(algo[a], "dedup=1") && !use_ext) {
+        ext[a] = o.init == 2 || (o.init == 0 && have_ext && !strncmp(algo[a], "locality", 8));
+    for (int a = 0; a < nalgo; a++)
+        if (strstr(algo[a], "dedup=1") && !ext[a]) {
             skip[a] = 1;
             if (rank == 0) fprintf(stderr, "xchg-amg: %s skipped: it needs the global indices "
                                    "of XCHG_Neighbor_alltoallv_topo_init_ext (%s)\n", algo[a],
@@ -692,7 +710,7 @@ int main(int argc, char **argv)
     if (rank == 0 && o.header)
         fprintf(csv, "ranks,regions,nregions,n,level,rows,nnz,active_ranks,algo,init,"
                      "inter_msgs,intra_msgs,inter_bytes,intra_bytes,stats_source,init_s,"
-                     "time_s,check,pair_bytes_max,pair_unique_bytes_max\n");
+                     "time_s,check,pair_bytes_max,pair_unique_bytes_max,comm\n");
 
     /* The fine matrix and the hierarchy. */
     HYPRE_IJMatrix ij;
@@ -732,14 +750,17 @@ int main(int argc, char **argv)
     int nlevels = hypre_ParAMGDataNumLevels(amg_data);
     hypre_ParCSRMatrix **A_array = hypre_ParAMGDataAArray(amg_data);
     if (rank == 0) fprintf(stderr, "xchg-amg: %d ranks, %s (%d regions), grid %ldx%ld, %d "
-                           "levels, init %s, stats %s\n", nranks, region_label, nregions, o.n,
-                           o.n, nlevels, use_ext ? "ext" : "plain",
+                           "levels, _ext init %s, stats %s\n", nranks, region_label, nregions,
+                           o.n, o.n, nlevels, have_ext ? "available" : "absent",
                            have_stats ? "XCHG_Neighbor_stats_get" : "from the pattern");
 
-    /* xchg's communicator: errors come back as codes. */
-    MPI_Comm comm;
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    /* xchg's communicator (--comm=plain): errors come back as codes; xchg's
+     * first use of it (a collective duplicate) before the timings. */
+    MPI_Comm wcomm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &wcomm);
+    MPI_Comm_set_errhandler(wcomm, MPI_ERRORS_RETURN);
+    if (XCHG_Comm_set_algorithm(wcomm, "neighbor_alltoallv", NULL) != MPI_SUCCESS)
+        DIE("XCHG_Comm_set_algorithm: %s", XCHG_Last_error());
 
     long total_bad = 0;
     int ran = 0;
@@ -758,6 +779,25 @@ int main(int argc, char **argv)
         long long pair_max, pair_unique_max;
         region_pair_bytes(&pt, region_of, nregions, &pair_max, &pair_unique_max);
 
+        MPI_Comm comm = wcomm;
+        if (o.graph) {
+/* Open MPI's MPI_UNWEIGHTED is a sentinel address: gcc >= 11 takes it for
+ * an empty array that MPI reads (a false positive). */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overread"
+#endif
+            MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, pt.nrecv, pt.recv_procs,
+                                           MPI_UNWEIGHTED, pt.nsend, pt.send_procs,
+                                           MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &comm);
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#pragma GCC diagnostic pop
+#endif
+            MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+            /* xchg's first call on a communicator duplicates it: not in the timings */
+            if (XCHG_Comm_set_algorithm(comm, "neighbor_alltoallv", NULL) != MPI_SUCCESS)
+                DIE("XCHG_Comm_set_algorithm: %s", XCHG_Last_error());
+        }
         XCHG_Topo topo;
         int rc = XCHG_Topo_create(comm, pt.nrecv, pt.recv_procs, pt.nsend, pt.send_procs, &topo);
         if (rc != MPI_SUCCESS) DIE("XCHG_Topo_create on level %d: %s", l, XCHG_Last_error());
@@ -767,14 +807,15 @@ int main(int argc, char **argv)
             XCHG_Request req = XCHG_REQUEST_NULL;
             MPI_Barrier(comm);
             double t0 = MPI_Wtime();
-            rc = init_request(&o, comm, topo, &pt, algo[a], use_ext, &req);
+            rc = init_request(&o, comm, topo, &pt, algo[a], ext[a], &req);
             double tinit = MPI_Wtime() - t0, tinit_max;
             int failed = rc != MPI_SUCCESS, anyfailed;
             MPI_Allreduce(&failed, &anyfailed, 1, MPI_INT, MPI_MAX, comm);
             MPI_Allreduce(&tinit, &tinit_max, 1, MPI_DOUBLE, MPI_MAX, comm);
             if (anyfailed) {
-                int cls = MPI_ERR_OTHER;
+                int cls = 0, anycls;
                 if (failed) MPI_Error_class(rc, &cls);
+                MPI_Allreduce(&cls, &anycls, 1, MPI_INT, MPI_MAX, comm);
                 if (rank == 0) {
                     if (failed)
                         fprintf(stderr, "xchg-amg: %s: init failed on level %d (class %d): %s\n",
@@ -787,6 +828,12 @@ int main(int argc, char **argv)
                 if (!registered(algo[a])) {
                     if (rank == 0) fprintf(stderr, "xchg-amg: %s is not registered in this "
                                            "libxchg: skipped\n", algo[a]);
+                    skip[a] = 1;
+                    continue;
+                }
+                if (anycls == MPI_ERR_TOPOLOGY) { /* e.g. "mpi" without a graph */
+                    if (rank == 0) fprintf(stderr, "xchg-amg: %s cannot run on this "
+                                           "communicator: skipped\n", algo[a]);
                     skip[a] = 1;
                     continue;
                 }
@@ -860,11 +907,12 @@ int main(int argc, char **argv)
             int known = have_stats || is_standard(algo[a]);
             if (rank == 0) {
                 fprintf(csv, "%d,%s,%d,%ld,%d,%lld,%lld,%d,%s,%s,", nranks, region_label,
-                        nregions, o.n, l, rows, nnz, nactive, algo[a], use_ext ? "ext" : "plain");
+                        nregions, o.n, l, rows, nnz, nactive, algo[a], ext[a] ? "ext" : "plain");
                 if (known) fprintf(csv, "%lld,%lld,%lld,%lld,", imsg, amsg, ib, ab);
                 else fprintf(csv, ",,,,");
-                fprintf(csv, "%s,%.9f,%.9f,%s,%lld,%lld\n", source, tinit_max, best,
-                        allbad ? "FAIL" : "ok", pair_max, pair_unique_max);
+                fprintf(csv, "%s,%.9f,%.9f,%s,%lld,%lld,%s\n", source, tinit_max, best,
+                        allbad ? "FAIL" : "ok", pair_max, pair_unique_max,
+                        o.graph ? "graph" : "plain");
                 fflush(csv);
             }
             if (allbad && rank == 0)
@@ -872,6 +920,7 @@ int main(int argc, char **argv)
                         allbad);
         }
         XCHG_Topo_free(&topo);
+        if (comm != wcomm) MPI_Comm_free(&comm);
         free(yref);
         pattern_free(&pt);
     }
@@ -881,7 +930,7 @@ int main(int argc, char **argv)
                 total_bad ? "MISMATCHES" : "all halos and SpMVs equal hypre's");
         if (csv != stdout) fclose(csv);
     }
-    MPI_Comm_free(&comm);
+    MPI_Comm_free(&wcomm);
     HYPRE_BoomerAMGDestroy(amg);
     hypre_ParVectorDestroy(b);
     hypre_ParVectorDestroy(x);

@@ -4,13 +4,13 @@
 # problem through xchg, per level and algorithm, with virtual nodes of 4 and
 # of 2 ranks. Run from the repository root (after scripts/setup):
 #   sh docs/results/neighbor-amg/run.sh [--algos=LIST] [--n=N] [--ranks=P] [--iters=K]
-# defaults: --algos=standard,locality,locality:dedup=1 --n=512 --ranks=8 --iters=1000
+# defaults: --algos=standard,mpi,locality,locality:dedup=1 --n=512 --ranks=8 --iters=1000
 # (algorithms that this build of xchg does not register are reported and
 # skipped). Writes results.csv, tables.md, neighbor-amg.png here and the
 # tables of README.md (between its "tables" markers).
 set -e
 here=docs/results/neighbor-amg
-algos=standard,locality,locality:dedup=1
+algos=standard,mpi,locality,locality:dedup=1
 n=512
 ranks=8
 iters=1000
