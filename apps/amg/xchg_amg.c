@@ -927,7 +927,8 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         fprintf(stderr, "xchg-amg: %d level x algorithm runs, %s\n", ran,
-                total_bad ? "MISMATCHES" : "all halos and SpMVs equal hypre's");
+                total_bad ? "MISMATCHES" : ran ? "all halos and SpMVs equal hypre's"
+                                                : "nothing ran (exit status 1)");
         if (csv != stdout) fclose(csv);
     }
     MPI_Comm_free(&wcomm);
