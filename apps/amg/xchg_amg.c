@@ -13,6 +13,8 @@
  *     west, east    2 ac + bc
  *     south, north  bc + 2 cc
  *     south-west, north-east  -bc
+ * (not scaled by 1/h^2, as in hypre; a 7-point stencil with the mixed
+ * derivative on the south-west/north-east diagonal only).
  * The matrix is assembled here through hypre's IJ interface; the grid is cut
  * into px x py boxes (rank r owns box (r mod px, r / px)) and numbered box
  * by box, as hypre's generator does, so each rank owns a contiguous block
