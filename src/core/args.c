@@ -315,6 +315,8 @@ void xchg_args_free(xchg_args *a)
     free(a->owned);
     free(a->owned_copy);
     free(a->sources);
+    free(a->send_gindex);
+    a->send_gindex = a->recv_gindex = NULL;
     a->owned = a->owned_copy = NULL;
     a->sources = a->destinations = NULL;
 }

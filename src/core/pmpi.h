@@ -28,6 +28,8 @@
 #define MPI_Cancel PMPI_Cancel
 #define MPI_Request_free PMPI_Request_free
 #define MPI_Get_count PMPI_Get_count
+#define MPI_Probe PMPI_Probe
+#define MPI_Recv PMPI_Recv
 
 /* Collectives used internally (metadata agreement, the `mpi` selection) */
 #define MPI_Allreduce PMPI_Allreduce
