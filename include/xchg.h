@@ -147,6 +147,12 @@ int XCHG_Neighbor_alltoallv_topo_init(XCHG_Topo topo, const void *sendbuf,
  * region need crosses between regions once. Indices must match the counts:
  * the k-th index of the block rank s sends to rank d equals the k-th index
  * of the block d receives from s (MPI_ERR_ARG otherwise, nothing written).
+ * So both ends of an edge count the same elements (sendtype and recvtype
+ * describe one value alike). The init checks this collectively (one
+ * message per edge with the block's count and a hash of its indices, then
+ * an agreement): a disagreement anywhere fails the init on every rank.
+ * The indices are copied; "standard" ignores them, and "locality:dedup=1"
+ * without them (the plain inits) is "locality:dedup=0".
  */
 int XCHG_Neighbor_alltoallv_init_ext(const void *sendbuf, const int sendcounts[],
                                      const int sdispls[], const int64_t global_sindices[],
@@ -168,7 +174,8 @@ int XCHG_Neighbor_alltoallv_topo_init_ext(XCHG_Topo topo, const void *sendbuf,
  * region (the regions of the plan's algorithm; nodes by default): messages
  * and bytes to ranks of other regions and to other ranks of its own region
  * (messages to itself are not counted). Local; MPI_ERR_REQUEST for a request
- * that is not a neighbourhood request. The numbers of the paper's Figures
+ * that is not a neighbourhood request (or whose algorithm does not count:
+ * "standard" and "locality" do). The numbers of the paper's Figures
  * 8-10 are their maxima over ranks.
  */
 typedef struct XCHG_Neighbor_stats {
