@@ -78,7 +78,7 @@ static void graph_make(uint64_t seed, int max_count, graph *g)
         for (int k = 0; k < degree; k++) {
             uint64_t r = mix(seed + (uint64_t)s * 7919 + (uint64_t)k);
             int d = (int)(r % (uint64_t)P);
-            if (k == 1 && degree > 2) d = to[n - 1]; /* a repeated neighbour */
+            if (k == 1 && degree > 2 && n > 0) d = to[n - 1]; /* a repeated neighbour */
             if (P > 3 && (s == lonely || s == receiver || d == lonely || d == sender)) continue;
             from[n] = s, to[n] = d;
             count[n++] = (r >> 20) % 4 == 0 ? 0 : (int)((r >> 24) % (uint64_t)max_count) + 1;
