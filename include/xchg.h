@@ -174,9 +174,11 @@ int XCHG_Neighbor_alltoallv_topo_init_ext(XCHG_Topo topo, const void *sendbuf,
  * region (the regions of the plan's algorithm; nodes by default): messages
  * and bytes to ranks of other regions and to other ranks of its own region
  * (messages to itself are not counted). Local; MPI_ERR_REQUEST for a request
- * that is not a neighbourhood request (or whose algorithm does not count:
- * "standard" and "locality" do). The numbers of the paper's Figures
- * 8-10 are their maxima over ranks.
+ * that is not a neighbourhood request. An algorithm that forwards data
+ * ("locality") counts its own messages; for the others every non-empty
+ * block is one direct message (what "standard" and MPI's own schedule
+ * send). The numbers of the paper's Figures 8-10 are their maxima over
+ * ranks.
  */
 typedef struct XCHG_Neighbor_stats {
     int inter_messages, intra_messages;

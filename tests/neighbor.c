@@ -233,6 +233,15 @@ static void selections_make(void)
     }
 }
 
+static int has_class(int rc, int expected);
+
+/* An algorithm that needs the communicator's distributed graph: it says so
+ * in its summary ("the MPI library's own"). */
+static int must_refuse_topo(const char *sel)
+{
+    return strncmp(sel, "mpi", 3) == 0 && (sel[3] == '\0' || sel[3] == ':');
+}
+
 /* The algorithm name of a selection string. */
 static int same_algo(const char *used, const char *sel)
 {
@@ -272,6 +281,13 @@ static void check_persistent(MPI_Comm gcomm, MPI_Comm comm, XCHG_Topo topo, cons
                                                  b->recv, g->recvcounts, b->rdispls, t->type,
                                                  comm, info, &req);
     MPI_Info_free(&info);
+    if (topo && comm != gcomm && must_refuse_topo(sel)) {
+        /* an algorithm that runs on the communicator's graph (MPI's own)
+         * refuses a neighbourhood without one, clearly, on every rank */
+        record(has_class(rc, MPI_ERR_TOPOLOGY) && req == XCHG_REQUEST_NULL,
+               "XCHG_Topo without a graph: not refused with MPI_ERR_TOPOLOGY");
+        return;
+    }
     int ok = rc == MPI_SUCCESS;
     for (int s = 0; s < starts; s++) { /* the reference is collective: every start */
         fill_send(b, 100 + (uint64_t)s); /* new data, same request */

@@ -45,7 +45,8 @@ typedef struct xchg_plan {
     unsigned long last_use;    /* cache clock of the last lookup */
     /* Neighbourhood plans: what one run sends from this rank, counted by
      * the algorithm's init (XCHG_Neighbor_stats_get); has_stats = 0 when the
-     * algorithm does not count. Self messages are not counted. */
+     * algorithm does not count (every block is then one direct message).
+     * Self messages are not counted. */
     int has_stats;
     int stats_inter_messages, stats_intra_messages;
     int64_t stats_inter_bytes, stats_intra_bytes;

@@ -61,20 +61,6 @@ static int init(xchg_plan *plan)
         if (a->recv.bytes[i] > 0) st->recv_index[st->nrecv++] = i;
     for (int i = 0; i < a->outdegree; i++)
         if (a->send.bytes[i] > 0) st->send_index[st->nsend++] = i;
-    /* XCHG_Neighbor_stats_get: every message is direct; regions are nodes. */
-    const xchg_topology *t = &plan->ctx->topo;
-    plan->has_stats = 1;
-    for (int k = 0; k < st->nsend; k++) {
-        int i = st->send_index[k], d = a->destinations[i];
-        if (d == a->rank) continue;
-        if (t->node_of_rank[d] == t->node_of_rank[a->rank]) {
-            plan->stats_intra_messages++;
-            plan->stats_intra_bytes += a->send.bytes[i];
-        } else {
-            plan->stats_inter_messages++;
-            plan->stats_inter_bytes += a->send.bytes[i];
-        }
-    }
     plan->state = st;
     return MPI_SUCCESS;
 fail:
