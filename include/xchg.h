@@ -108,12 +108,21 @@ int XCHG_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                  XCHG_Request *request);
 
-/* The blocking form. It builds the plan, runs it and frees it at each call
- * (no plan cache for neighbourhood patterns yet): for a pattern used more
- * than once, XCHG_Neighbor_alltoallv_init is the faster way. */
+/* The blocking and nonblocking forms. Their plans are cached on the
+ * communicator, keyed by the pattern (neighbour lists, counts,
+ * displacements, datatypes; not the buffers): a pattern repeated every
+ * iteration pays the algorithm's setup once. Where that setup communicates
+ * (e.g. "locality"), each call adds one MPI_Allreduce of an int, so that all
+ * ranks agree whether the cached plan still fits; "standard" adds nothing.
+ * The nonblocking request completes in XCHG_Wait / XCHG_Test, which free it
+ * and set it to XCHG_REQUEST_NULL. */
 int XCHG_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int XCHG_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             XCHG_Request *request);
 
 /*
  * A neighbourhood without a graph communicator (like MPI Advance's

@@ -383,22 +383,49 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
     return MPI_SUCCESS;
 }
 
+/* The cached plan for a blocking or nonblocking call's pattern. */
+static int pattern_plan(xchg_context *ctx, const xchg_args *args, xchg_plan **plan)
+{
+    xchg_choice choice;
+    int rc = xchg_select(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1, &choice);
+    if (rc == MPI_SUCCESS) rc = xchg_plan_get_pattern(ctx, &choice, args, plan);
+    return rc;
+}
+
 int XCHG_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     xchg_context *ctx;
     xchg_args args;
-    xchg_choice choice;
     xchg_plan *plan = NULL;
     int rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                            recvcounts, rdispls, recvtype, &ctx, &args);
     if (rc != MPI_SUCCESS) return xchg_raise(comm, rc);
-    /* No plan cache keyed by the pattern yet: a plan per call. */
-    rc = xchg_select(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1, &choice);
-    if (rc == MPI_SUCCESS) rc = xchg_plan_create(ctx, &choice, &args, &plan);
+    rc = pattern_plan(ctx, &args, &plan);
     if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, &args);
-    xchg_plan_free(plan);
+    xchg_plan_release(plan);
     xchg_args_free(&args);
     return xchg_raise(comm, rc);
+}
+
+int XCHG_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             XCHG_Request *request)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    xchg_plan *plan = NULL;
+    if (!request) return xchg_raise(comm, xchg_error(MPI_ERR_ARG, "request is NULL"));
+    *request = XCHG_REQUEST_NULL;
+    int rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, &ctx, &args);
+    if (rc != MPI_SUCCESS) return xchg_raise(comm, rc);
+    rc = pattern_plan(ctx, &args, &plan);
+    if (rc != MPI_SUCCESS) {
+        xchg_args_free(&args);
+        return xchg_raise(comm, rc);
+    }
+    return xchg_raise(comm, xchg_request_start_once(comm, &args, plan, request));
 }

@@ -8,6 +8,8 @@
  * complete in XCHG_Test / XCHG_Wait: truly nonblocking. Every other
  * algorithm runs to completion in XCHG_Start, and XCHG_Test / XCHG_Wait
  * report its result.
+ * A nonblocking call (XCHG_Ineighbor_alltoallv) is a request started once:
+ * it borrows a cached pattern plan and frees itself at completion.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,8 @@ struct xchg_request {
     int result;          /* error code of the last start */
     MPI_Request *reqs;   /* algorithms with a post function: the messages */
     int nreqs;           /* in flight (2P slots) */
+    int once;            /* a nonblocking call: freed by its completion, and
+                            its plan is a cached one, released, not freed */
 };
 
 /* The selection for a persistent call: the info key "xchg_algorithm" first,
@@ -48,6 +52,27 @@ fail:
     return rc;
 }
 
+/* Room for the messages of one start when the algorithm posts them. */
+static int alloc_slots(struct xchg_request *req, const xchg_context *ctx)
+{
+    int rc = MPI_SUCCESS;
+    size_t slots = req->args.coll == XCHG_NEIGHBOR_ALLTOALLV /* one per neighbour */
+                       ? (size_t)req->args.indegree + (size_t)req->args.outdegree
+                       : 2 * (size_t)ctx->size;
+    if (req->plan->choice.algo->post) XCHG_ALLOC(req->reqs, (slots + 1) * sizeof(MPI_Request));
+fail:
+    return rc;
+}
+
+static void request_destroy(struct xchg_request *req)
+{
+    free(req->reqs);
+    if (req->once) xchg_plan_release(req->plan);
+    else xchg_plan_free(req->plan);
+    xchg_args_free(&req->args);
+    free(req);
+}
+
 int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, MPI_Info info,
                         XCHG_Request *request)
 {
@@ -62,16 +87,35 @@ int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, 
     req->args = *args;
     XCHG_CHECK(select_persistent(ctx, &req->args, info, &choice));
     XCHG_CHECK(xchg_plan_create(ctx, &choice, &req->args, &req->plan));
-    size_t slots = args->coll == XCHG_NEIGHBOR_ALLTOALLV /* one message per neighbour */
-                       ? (size_t)args->indegree + (size_t)args->outdegree
-                       : 2 * (size_t)ctx->size;
-    if (choice.algo->post) XCHG_ALLOC(req->reqs, (slots + 1) * sizeof(MPI_Request));
+    XCHG_CHECK(alloc_slots(req, ctx));
     *request = req;
     return MPI_SUCCESS;
 fail:
     xchg_plan_free(req->plan);
     xchg_args_free(&req->args);
     free(req);
+    return rc;
+}
+
+int xchg_request_start_once(MPI_Comm user_comm, xchg_args *args, xchg_plan *plan,
+                            XCHG_Request *request)
+{
+    int rc;
+    struct xchg_request *req = calloc(1, sizeof *req);
+    if (!req) {
+        xchg_args_free(args);
+        xchg_plan_release(plan);
+        return xchg_error(MPI_ERR_NO_MEM, "out of memory for a request");
+    }
+    req->user_comm = user_comm;
+    req->args = *args;
+    req->plan = plan;
+    req->once = 1;
+    XCHG_CHECK(alloc_slots(req, plan->ctx));
+    *request = req;
+    return XCHG_Start(request);
+fail:
+    request_destroy(req);
     return rc;
 }
 
@@ -181,7 +225,13 @@ static int complete(XCHG_Request *request, int wait, int *flag, MPI_Status *stat
     }
     req->active = 0;
     empty_status(status, req->result);
-    return xchg_raise(req->user_comm, req->result);
+    MPI_Comm user_comm = req->user_comm;
+    int result = req->result;
+    if (req->once) { /* a nonblocking call's request ends with it */
+        request_destroy(req);
+        *request = XCHG_REQUEST_NULL;
+    }
+    return xchg_raise(user_comm, result);
 }
 
 int XCHG_Test(XCHG_Request *request, int *flag, MPI_Status *status)
@@ -202,10 +252,7 @@ int XCHG_Request_free(XCHG_Request *request)
     MPI_Comm user_comm = req->user_comm;
     int rc = MPI_SUCCESS; /* a started request's messages complete first */
     if (req->nreqs > 0) rc = MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
-    free(req->reqs);
-    xchg_plan_free(req->plan);
-    xchg_args_free(&req->args);
-    free(req);
+    request_destroy(req);
     *request = XCHG_REQUEST_NULL;
     return xchg_raise(user_comm, rc);
 }

@@ -5,6 +5,7 @@
 
 #include "core/args.h"
 #include "core/context.h"
+#include "core/plan.h"
 #include "xchg.h"
 
 /* Select the algorithm (info key "xchg_algorithm" first), build a plan of the
@@ -12,6 +13,13 @@
  * *args (freed on failure too). Collective when the algorithm's init is. */
 int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, MPI_Info info,
                         XCHG_Request *request);
+
+/* A nonblocking call: start `plan` (a cached pattern plan, borrowed with
+ * xchg_plan_get_pattern and released when the request ends) on *args (owned,
+ * freed on failure too). The XCHG_Wait or XCHG_Test that completes the
+ * request frees it and sets it to XCHG_REQUEST_NULL, as MPI does. */
+int xchg_request_start_once(MPI_Comm user_comm, xchg_args *args, struct xchg_plan *plan,
+                            XCHG_Request *request);
 
 /* The plan and fixed arguments of a persistent request (NULL for a NULL
  * request); for XCHG_Neighbor_stats_get. */

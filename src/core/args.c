@@ -305,6 +305,38 @@ fail:
     return rc;
 }
 
+static void side_copy(xchg_side *dst, const side_arrays *arr, const xchg_side *src, int n)
+{
+    side_init(dst, arr, src->buf);
+    dst->type = src->type;
+    memcpy(dst->counts, src->counts, (size_t)n * sizeof(int));
+    memcpy(dst->offsets, src->offsets, (size_t)n * sizeof(int64_t));
+    memcpy(dst->bytes, src->bytes, (size_t)n * sizeof(int64_t));
+}
+
+int xchg_args_copy(xchg_args *dst, const xchg_args *src)
+{
+    if (src->coll != XCHG_NEIGHBOR_ALLTOALLV || src->owned_copy)
+        return xchg_error(MPI_ERR_INTERN, "xchg_args_copy: only neighbourhood arguments");
+    side_arrays arr[2] = {{0}};
+    int rc, in = src->indegree, out = src->outdegree;
+    *dst = *src;
+    dst->owned = NULL;
+    dst->sources = dst->destinations = NULL;
+    dst->send_gindex = dst->recv_gindex = NULL; /* not part of a pattern (_ext inits only) */
+    XCHG_CHECK(alloc_arrays(dst, in > out ? in : out, 2, arr));
+    XCHG_ALLOC(dst->sources, ((size_t)in + (size_t)out + 1) * sizeof(int));
+    dst->destinations = dst->sources + in;
+    if (in) memcpy(dst->sources, src->sources, (size_t)in * sizeof(int));
+    if (out) memcpy(dst->destinations, src->destinations, (size_t)out * sizeof(int));
+    side_copy(&dst->recv, &arr[1], &src->recv, in);
+    side_copy(&dst->send, &arr[0], &src->send, out);
+    return MPI_SUCCESS;
+fail:
+    xchg_args_free(dst);
+    return rc;
+}
+
 void xchg_args_refresh_in_place(xchg_args *a)
 {
     if (a->in_place_bytes) memcpy(a->owned_copy, a->in_place_source, a->in_place_bytes);

@@ -96,6 +96,9 @@ int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources,
                                  MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
 void xchg_args_free(xchg_args *a);
 
+/* A deep copy of a neighbourhood call's arguments (the buffers are shared). */
+int xchg_args_copy(xchg_args *dst, const xchg_args *src);
+
 /* MPI_IN_PLACE: take the copy of the send blocks again, from the receive
  * buffer as it is now (each start of a persistent call). */
 void xchg_args_refresh_in_place(xchg_args *a);

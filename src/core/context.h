@@ -59,6 +59,8 @@ typedef struct xchg_context {
     int num_plans;
     unsigned long plan_clock;
     xchg_plan *plans[XCHG_MAX_PLANS];     /* cached plans (plan.h) */
+    int num_pattern_plans;                /* keyed by a pattern, oldest first */
+    xchg_plan *pattern_plans[XCHG_MAX_PATTERN_PLANS];
 
     int is_inner;            /* an inner context (xchg_context_inner) */
 

@@ -2,6 +2,7 @@
 #include "plan.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "context.h"
 #include "error.h"
@@ -28,6 +29,10 @@ void xchg_plan_free(xchg_plan *plan)
 {
     if (!plan) return;
     if (plan->choice.algo->destroy) plan->choice.algo->destroy(plan);
+    if (plan->pattern) {
+        xchg_args_free(plan->pattern);
+        free(plan->pattern);
+    }
     free(plan);
 }
 
@@ -55,9 +60,90 @@ int xchg_plan_get(xchg_context *ctx, const xchg_choice *choice, xchg_plan **out)
     return MPI_SUCCESS;
 }
 
+/* ---- plans keyed by a pattern --------------------------------------- */
+
+static int same_type(const xchg_type_info *a, const xchg_type_info *b)
+{
+    return a->type == b->type && a->size == b->size && a->extent == b->extent &&
+           a->true_lb == b->true_lb && a->true_extent == b->true_extent;
+}
+
+static int same_side(const xchg_side *a, const xchg_side *b, int n)
+{
+    return same_type(&a->type, &b->type) &&
+           memcmp(a->counts, b->counts, (size_t)n * sizeof(int)) == 0 &&
+           memcmp(a->offsets, b->offsets, (size_t)n * sizeof(int64_t)) == 0;
+}
+
+/* The same lists, counts, displacements and datatypes (buffers may differ). */
+static int same_pattern(const xchg_args *a, const xchg_args *b)
+{
+    return a->coll == b->coll && a->indegree == b->indegree && a->outdegree == b->outdegree &&
+           memcmp(a->sources, b->sources, (size_t)a->indegree * sizeof(int)) == 0 &&
+           memcmp(a->destinations, b->destinations, (size_t)a->outdegree * sizeof(int)) == 0 &&
+           same_side(&a->recv, &b->recv, a->indegree) &&
+           same_side(&a->send, &b->send, a->outdegree);
+}
+
+/* Take the plan at `index` out of the cache; free it unless a call uses it. */
+static void pattern_evict(xchg_context *ctx, int index)
+{
+    xchg_plan *plan = ctx->pattern_plans[index];
+    memmove(&ctx->pattern_plans[index], &ctx->pattern_plans[index + 1],
+            (size_t)(ctx->num_pattern_plans - index - 1) * sizeof(xchg_plan *));
+    ctx->num_pattern_plans--;
+    plan->evicted = 1;
+    if (plan->users == 0) xchg_plan_free(plan);
+}
+
+int xchg_plan_get_pattern(xchg_context *ctx, const xchg_choice *choice, const xchg_args *args,
+                          xchg_plan **out)
+{
+    int rc = MPI_SUCCESS, found = -1;
+    xchg_plan *plan = NULL;
+    xchg_args *pattern = NULL;
+    for (int i = 0; i < ctx->num_pattern_plans && found < 0; i++)
+        if (xchg_choice_equal(&ctx->pattern_plans[i]->choice, choice) &&
+            same_pattern(ctx->pattern_plans[i]->pattern, args))
+            found = i;
+    int hit = found >= 0;
+    if (!choice->algo->init_is_local)
+        XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &hit, 1, MPI_INT, MPI_LAND, ctx->comm));
+    if (hit) {
+        plan = ctx->pattern_plans[found];
+        plan->users++;
+        *out = plan;
+        return MPI_SUCCESS;
+    }
+    if (found >= 0) pattern_evict(ctx, found); /* another rank's pattern changed */
+    XCHG_ALLOC(pattern, sizeof *pattern);
+    XCHG_CHECK(xchg_args_copy(pattern, args));
+    XCHG_CHECK(xchg_plan_create(ctx, choice, pattern, &plan));
+    plan->pattern = pattern;
+    if (ctx->num_pattern_plans == XCHG_MAX_PATTERN_PLANS) pattern_evict(ctx, 0);
+    ctx->pattern_plans[ctx->num_pattern_plans++] = plan;
+    plan->users = 1;
+    *out = plan;
+    return MPI_SUCCESS;
+fail:
+    if (pattern && !plan) {
+        xchg_args_free(pattern);
+        free(pattern);
+    }
+    return rc;
+}
+
+void xchg_plan_release(xchg_plan *plan)
+{
+    if (!plan) return;
+    plan->users--;
+    if (plan->evicted && plan->users == 0) xchg_plan_free(plan);
+}
+
 void xchg_plan_cache_clear(xchg_context *ctx)
 {
     while (ctx->num_plans > 0) xchg_plan_free(ctx->plans[--ctx->num_plans]);
+    while (ctx->num_pattern_plans > 0) pattern_evict(ctx, ctx->num_pattern_plans - 1);
 }
 
 /* Accounting of a top-level call around `rc = ...` (see xchg_plan_execute). */

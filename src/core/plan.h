@@ -33,6 +33,9 @@
 #ifndef XCHG_MAX_PLANS
 #define XCHG_MAX_PLANS 16 /* cached plans per communicator (LRU) */
 #endif
+#ifndef XCHG_MAX_PATTERN_PLANS
+#define XCHG_MAX_PATTERN_PLANS 64 /* cached plans keyed by a pattern (FIFO) */
+#endif
 
 struct xchg_context;
 
@@ -43,6 +46,11 @@ typedef struct xchg_plan {
                                   init (buffers, counts, types); NULL when cached */
     void *state;               /* the algorithm's own, built by its init */
     unsigned long last_use;    /* cache clock of the last lookup */
+    xchg_args *pattern;        /* plans keyed by a pattern: their key, owned, and
+                                  their `fixed` (its buffers are those of the call
+                                  that built it: run uses the args it is given) */
+    int users;                 /* nonblocking calls in flight on a pattern plan */
+    int evicted;               /* out of the cache; freed when users drops to 0 */
     /* Neighbourhood plans: what one run sends from this rank, counted by
      * the algorithm's init (XCHG_Neighbor_stats_get); has_stats = 0 when the
      * algorithm does not count (every block is then one direct message).
@@ -54,6 +62,24 @@ typedef struct xchg_plan {
 
 /* The cached plan for `choice` on ctx (collective when it must be built). */
 int xchg_plan_get(struct xchg_context *ctx, const xchg_choice *choice, xchg_plan **plan);
+
+/*
+ * The cached plan for `choice` and the pattern of `args` (a neighbourhood
+ * call's lists, counts, displacements and datatypes; not its buffers), built
+ * with a copy of args fixed on a miss. Blocking and nonblocking neighbourhood
+ * calls use it, so a pattern repeated every iteration pays the algorithm's
+ * init once.
+ * The key differs from rank to rank, so ranks could disagree on a hit. When
+ * the algorithm's init communicates (init_is_local unset), one
+ * MPI_Allreduce on ctx->comm makes the decision common: a miss anywhere
+ * rebuilds everywhere. Eviction is first in, first out (the oldest plan is
+ * the same on every rank, since every rank builds at the same calls); an
+ * evicted plan that a nonblocking call still uses is freed when that call
+ * releases it. Every successful get is paired with xchg_plan_release.
+ */
+int xchg_plan_get_pattern(struct xchg_context *ctx, const xchg_choice *choice,
+                          const xchg_args *args, xchg_plan **plan);
+void xchg_plan_release(xchg_plan *plan);
 
 /* A plan of its own for a persistent call with arguments `fixed` (collective
  * when the algorithm's init communicates). */

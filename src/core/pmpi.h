@@ -38,6 +38,8 @@
 #define MPI_Alltoallv PMPI_Alltoallv
 #define MPI_Ialltoall PMPI_Ialltoall
 #define MPI_Ialltoallv PMPI_Ialltoallv
+#define MPI_Neighbor_alltoallv PMPI_Neighbor_alltoallv
+#define MPI_Ineighbor_alltoallv PMPI_Ineighbor_alltoallv
 #define MPI_Iallgather PMPI_Iallgather
 #define MPI_Barrier PMPI_Barrier
 

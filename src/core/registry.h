@@ -89,6 +89,8 @@ typedef struct xchg_algorithm {
                                                 name the indices with an enum */
     xchg_applicable_fn applicable; /* NULL: applicable everywhere */
     int is_flat;               /* usable as an inner exchange of hierarchical ones */
+    int init_is_local;         /* init sends no messages: plans keyed by a rank's
+                                  own pattern need no agreement (plan.h) */
 } xchg_algorithm;
 
 /* A parsed selection: an algorithm and a value for each of its parameters. */

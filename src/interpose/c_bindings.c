@@ -1,8 +1,14 @@
 /*
  * The C entry points of the drop-in library. Preloaded (LD_PRELOAD) or linked
  * before the MPI library, these definitions take the place of the MPI
- * library's own MPI_Alltoall, MPI_Alltoallv, MPI_Allgather and MPI_Finalize;
- * the MPI library's versions stay reachable as PMPI_*.
+ * library's own MPI_Alltoall, MPI_Alltoallv, MPI_Allgather, the
+ * neighbourhood alltoallv (blocking, nonblocking, and persistent where the
+ * MPI has MPI-4's MPI_Neighbor_alltoallv_init) and MPI_Finalize; the MPI
+ * library's versions stay reachable as PMPI_*. The completion functions
+ * (MPI_Wait, MPI_Test and their array forms, MPI_Start, MPI_Request_free, ...)
+ * are defined too, so that the requests of xchg's neighbourhood calls
+ * complete in them (requests.h); without such requests they go straight to
+ * MPI's.
  *
  * They also catch Fortran callers wherever the MPI's Fortran bindings call the
  * C MPI_ functions (MPICH, including mpi_f08); Open MPI's call PMPI_ and are
@@ -12,6 +18,7 @@
  */
 #include <mpi.h>
 
+#include "requests.h"
 #include "route.h"
 
 #define XCHG_EXPORT __attribute__((visibility("default")))
@@ -34,6 +41,105 @@ XCHG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype s
                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return xchg_ip_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+XCHG_EXPORT int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                       const int recvcounts[], const int rdispls[],
+                                       MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return xchg_ip_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                      recvcounts, rdispls, recvtype, comm);
+}
+
+XCHG_EXPORT int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                        const int sdispls[], MPI_Datatype sendtype,
+                                        void *recvbuf, const int recvcounts[],
+                                        const int rdispls[], MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Request *request)
+{
+    return xchg_ip_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                       recvcounts, rdispls, recvtype, comm, request);
+}
+
+#if MPI_VERSION >= 4
+XCHG_EXPORT int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                            const int sdispls[], MPI_Datatype sendtype,
+                                            void *recvbuf, const int recvcounts[],
+                                            const int rdispls[], MPI_Datatype recvtype,
+                                            MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return xchg_ip_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                           recvcounts, rdispls, recvtype, comm, info, request);
+}
+#endif
+
+XCHG_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    return xchg_ip_wait(request, status);
+}
+
+XCHG_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    return xchg_ip_test(request, flag, status);
+}
+
+XCHG_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    return xchg_ip_waitall(count, requests, statuses);
+}
+
+XCHG_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    return xchg_ip_testall(count, requests, flag, statuses);
+}
+
+XCHG_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    return xchg_ip_waitany(count, requests, index, status);
+}
+
+XCHG_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
+                            MPI_Status *status)
+{
+    return xchg_ip_testany(count, requests, index, flag, status);
+}
+
+XCHG_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                             MPI_Status statuses[])
+{
+    return xchg_ip_waitsome(incount, requests, outcount, indices, statuses);
+}
+
+XCHG_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                             MPI_Status statuses[])
+{
+    return xchg_ip_testsome(incount, requests, outcount, indices, statuses);
+}
+
+XCHG_EXPORT int MPI_Start(MPI_Request *request)
+{
+    return xchg_ip_start(request);
+}
+
+XCHG_EXPORT int MPI_Startall(int count, MPI_Request requests[])
+{
+    return xchg_ip_startall(count, requests);
+}
+
+XCHG_EXPORT int MPI_Request_free(MPI_Request *request)
+{
+    return xchg_ip_request_free(request);
+}
+
+XCHG_EXPORT int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    return xchg_ip_request_get_status(request, flag, status);
+}
+
+XCHG_EXPORT int MPI_Cancel(MPI_Request *request)
+{
+    return xchg_ip_cancel(request);
 }
 
 XCHG_EXPORT int MPI_Finalize(void)

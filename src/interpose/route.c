@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "requests.h"
 #include "stats.h"
 #include "xchg.h"
 
@@ -100,6 +101,89 @@ int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     record(XCHG_IP_ALLGATHER, comm, rc, t0, uniform_bytes(comm, recvcount, recvtype));
     return rc;
 }
+
+/* Neighbourhood collectives: xchg runs those of distributed-graph
+ * communicators; Cartesian and MPI_Graph topologies go to MPI. */
+static int routed_neighbor(MPI_Comm comm)
+{
+    int kind = MPI_UNDEFINED;
+    if (!routed(comm)) return 0;
+    if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS) return 0;
+    return kind == MPI_DIST_GRAPH;
+}
+
+/* Bytes a neighbourhood call delivers into this rank's receive buffer. */
+static long long neighbor_bytes(MPI_Comm comm, const int recvcounts[], MPI_Datatype recvtype)
+{
+    int in = 0, out = 0, weighted = 0;
+    long long count = 0;
+    PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+    for (int i = 0; i < in; i++) count += recvcounts[i];
+    return type_bytes(recvtype, count);
+}
+
+int xchg_ip_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (!routed_neighbor(comm)) {
+        if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_NEIGHBOR_ALLTOALLV);
+        return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                       recvcounts, rdispls, recvtype, comm);
+    }
+    double t0 = PMPI_Wtime();
+    int rc = XCHG_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                     rdispls, recvtype, comm);
+    if (xchg_ip_stats_on())
+        record(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0,
+               rc == MPI_SUCCESS ? neighbor_bytes(comm, recvcounts, recvtype) : 0);
+    return rc;
+}
+
+int xchg_ip_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    if (!routed_neighbor(comm)) {
+        if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_NEIGHBOR_ALLTOALLV);
+        return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                        recvcounts, rdispls, recvtype, comm, request);
+    }
+    double t0 = PMPI_Wtime();
+    XCHG_Request xreq = XCHG_REQUEST_NULL;
+    int rc = XCHG_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                      recvcounts, rdispls, recvtype, comm, &xreq);
+    if (rc == MPI_SUCCESS) rc = xchg_ip_request_nonblocking(xreq, request);
+    if (xchg_ip_stats_on()) /* the time to start it */
+        record(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0,
+               rc == MPI_SUCCESS ? neighbor_bytes(comm, recvcounts, recvtype) : 0);
+    return rc;
+}
+
+#if MPI_VERSION >= 4
+int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request)
+{
+    if (!routed_neighbor(comm)) {
+        if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_NEIGHBOR_ALLTOALLV);
+        return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                            recvcounts, rdispls, recvtype, comm, info, request);
+    }
+    double t0 = PMPI_Wtime();
+    XCHG_Request xreq = XCHG_REQUEST_NULL;
+    int rc = XCHG_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                          recvcounts, rdispls, recvtype, comm, info, &xreq);
+    if (rc == MPI_SUCCESS) rc = xchg_ip_request_persistent(xreq, request);
+    if (rc != MPI_SUCCESS && xreq != XCHG_REQUEST_NULL) XCHG_Request_free(&xreq);
+    if (xchg_ip_stats_on()) /* the time to build it */
+        record(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0, 0);
+    return rc;
+}
+#endif
 
 int xchg_ip_finalize(void)
 {

@@ -24,6 +24,23 @@ int xchg_ip_alltoallv(const void *sendbuf, const int sendcounts[], const int sdi
                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
 int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+/* Neighbourhood alltoallv on a distributed-graph communicator (others go
+ * to MPI). The nonblocking and persistent forms return an MPI request that
+ * stands for the xchg request (requests.h). */
+int xchg_ip_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int xchg_ip_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+#if MPI_VERSION >= 4
+int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request);
+#endif
 /* Report the counts (if counting is on), then PMPI_Finalize. */
 int xchg_ip_finalize(void);
 

@@ -21,7 +21,8 @@
 
 _Atomic int xchg_ip_stats_state = -1;
 
-static const char *const coll_names[XCHG_IP_NCOLL] = {"alltoall", "alltoallv", "allgather"};
+static const char *const coll_names[XCHG_IP_NCOLL] = {"alltoall", "alltoallv", "allgather",
+                                                          "neighbor_alltoallv"};
 
 const char *xchg_ip_coll_name(xchg_ip_coll coll)
 {
@@ -165,12 +166,12 @@ static void print_summary(FILE *f, const char *prefix, int nranks, const long lo
             "%sdrop-in summary, %d ranks (calls, bytes: sum over ranks; time: the longest a "
             "rank spent in the collective, and the mean over ranks)\n",
             prefix, nranks);
-    fprintf(f, "%s%-10s %10s %16s %12s %12s %8s %8s\n", prefix, "collective", "calls", "bytes",
+    fprintf(f, "%s%-18s %10s %16s %12s %12s %8s %8s\n", prefix, "collective", "calls", "bytes",
             "max_time_s", "mean_time_s", "to_mpi", "errors");
     for (int c = 0; c < XCHG_IP_NCOLL; c++) {
         const long long *v = sum + c * F_N;
         if (v[F_CALLS] == 0 && v[F_PASSED] == 0) continue;
-        fprintf(f, "%s%-10s %10lld %16lld %12.6f %12.6f %8lld %8lld\n", prefix, coll_names[c],
+        fprintf(f, "%s%-18s %10lld %16lld %12.6f %12.6f %8lld %8lld\n", prefix, coll_names[c],
                 v[F_CALLS], v[F_BYTES], tmax[c], tsum[c] / nranks, v[F_PASSED], v[F_ERRORS]);
     }
     for (int i = 0; i < nm; i++)

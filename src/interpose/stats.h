@@ -15,7 +15,13 @@
 #include <mpi.h>
 #include <stdatomic.h>
 
-typedef enum { XCHG_IP_ALLTOALL, XCHG_IP_ALLTOALLV, XCHG_IP_ALLGATHER, XCHG_IP_NCOLL } xchg_ip_coll;
+typedef enum {
+    XCHG_IP_ALLTOALL,
+    XCHG_IP_ALLTOALLV,
+    XCHG_IP_ALLGATHER,
+    XCHG_IP_NEIGHBOR_ALLTOALLV,
+    XCHG_IP_NCOLL
+} xchg_ip_coll;
 
 /* The collective's name as xchg spells it ("alltoall", ...). */
 const char *xchg_ip_coll_name(xchg_ip_coll coll);

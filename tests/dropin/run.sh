@@ -4,9 +4,13 @@
 # tools/xchg-run, which preloads it:
 #   Open MPI: mpi4py (python3-mpi4py + NumPy), FFTW's MPI 3-D transform
 #             (libfftw3-mpi-dev), Fortran (mpif.h, use mpi, use mpi_f08),
-#             edge cases (inter-communicator, MPI_Alltoallw, errors), and a
-#             program linked with -lxchg-mpi instead of preloading;
-#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08) and the edge cases.
+#             edge cases (inter-communicator, MPI_Alltoallw, errors), the
+#             neighbourhood alltoallv (blocking, nonblocking with every
+#             completion function; neighbor.c), and a program linked with
+#             -lxchg-mpi instead of preloading;
+#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases and the
+#             neighbourhood alltoallv (persistent MPI_Neighbor_alltoallv_init
+#             too: MPICH 4 is an MPI-4 library).
 # A run under xchg must give the program's own PASS verdicts and, read from
 # XCHG_COUNT_FILE, exactly the calls the program says it made (so a call that
 # silently bypassed xchg, or was routed twice, fails); mpi4py must also give
@@ -108,7 +112,7 @@ counted() {
 }
 
 # check_counts NAME NP: the program's "calls alltoall=A alltoallv=V
-# allgather=G" (per rank) times NP must equal what reached xchg, and its
+# allgather=G [neighbor_alltoallv=N]" (per rank) times NP must equal what reached xchg, and its
 # "to_mpi ..." line (or 0) what xchg passed to MPI.
 check_counts() {
     local name=$1 np=$2 line coll want got ok=1 detail=''
@@ -118,7 +122,7 @@ check_counts() {
     fi
     for kind in calls to_mpi; do
         line=$(grep -E "^$kind alltoall=" "$last_log" | tail -1)
-        for coll in alltoall alltoallv allgather; do
+        for coll in alltoall alltoallv allgather neighbor_alltoallv; do
             want=0
             [ -n "$line" ] && want=$(sed -n "s/.*\\b$coll=\\([0-9]*\\).*/\\1/p" <<<"$line")
             want=$((want * np))
@@ -139,7 +143,10 @@ check_library() {
     # Every MPI call of the drop-in goes to PMPI_, or a wrapper could recurse.
     local leaks want missing=''
     leaks=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep -E '^MPI_[A-Z]' | tr '\n' ' ')
-    want="MPI_Alltoall MPI_Alltoallv MPI_Allgather MPI_Finalize mpi_finalize_f08_"
+    want="MPI_Alltoall MPI_Alltoallv MPI_Allgather MPI_Finalize mpi_finalize_f08_
+        MPI_Neighbor_alltoallv MPI_Ineighbor_alltoallv MPI_Wait MPI_Waitall MPI_Test
+        MPI_Start MPI_Request_free"
+    [ $mpi = mpich ] && want+=" MPI_Neighbor_alltoallv_init"
     [ $mpi = openmpi ] && want+=" mpi_alltoall_ mpi_alltoallv_ mpi_allgather_ mpi_finalize_
         MPI_ALLTOALL mpi_alltoall mpi_alltoall__ mpi_alltoall_f08_"
     for sym in $want; do
@@ -163,6 +170,19 @@ test_edge() {
     xlaunch "$mpi-edge" "$np" -- "$work/edge"
     rc=$?
     verdict "$mpi edge, np=$np, under xchg-run" $rc && check_counts "$mpi-edge" "$np"
+}
+
+test_neighbor() {
+    local np=$1 rc name=$mpi-neighbor
+    if ! "$cc" -O1 -o "$work/neighbor" "$src/neighbor.c" 2>"$work/neighbor.build.log"; then
+        fail "$mpi neighbor: does not compile (log $work/neighbor.build.log)"
+        return
+    fi
+    launch "$name-ref" "$np" -- "$work/neighbor"
+    verdict "$mpi neighbor, np=$np, without xchg" $?
+    xlaunch "$name" "$np" -- "$work/neighbor"
+    rc=$?
+    verdict "$mpi neighbor, np=$np, under xchg-run" $rc && check_counts "$name" "$np"
 }
 
 test_fortran() {
@@ -304,6 +324,7 @@ if [ "$ompi_build" != - ]; then
     setup_mpi "$ompi_build"
     if check_library; then
         test_edge 4
+        test_neighbor 5
         test_linked
         test_fortran 3
         test_mpi4py
@@ -315,6 +336,7 @@ if [ "$mpich_build" != - ]; then
     setup_mpi "$mpich_build"
     if check_library; then
         test_edge 3
+        test_neighbor 3
         test_fortran 3
     fi
 fi

@@ -131,4 +131,5 @@ const xchg_algorithm xchg_algo_neighbor_alltoallv_standard = {
     .destroy = destroy,
     .post = post,
     .is_flat = 1,
+    .init_is_local = 1,
 };

@@ -1,0 +1,49 @@
+/*
+ * MPI requests that stand for xchg requests, in the drop-in library.
+ *
+ * MPI_Ineighbor_alltoallv and MPI_Neighbor_alltoallv_init must hand the
+ * program an MPI_Request that MPI_Wait, MPI_Test, MPI_Waitall, MPI_Start,
+ * MPI_Request_free and the rest accept, mixed in arrays with the program's
+ * own requests. Each xchg request is paired with a real MPI request, its
+ * handle, that MPI completes only once xchg has:
+ *   nonblocking: a generalized request (MPI_Grequest_start), completed with
+ *                MPI_Grequest_complete when the xchg request completes;
+ *   persistent:  an inactive persistent receive from MPI_PROC_NULL, started
+ *                (and so complete at once) when the xchg request completes.
+ * The completion functions below first drive the xchg requests in their
+ * array (XCHG_Test / XCHG_Wait), turn the handles of those that completed
+ * complete, then call the MPI library's own function on the whole array, so
+ * MPI's semantics (statuses, MPI_UNDEFINED, inactive and null handles,
+ * freeing) stay MPI's. While no xchg request exists they are a single
+ * atomic load away from the MPI library's.
+ */
+#ifndef XCHG_INTERPOSE_REQUESTS_H
+#define XCHG_INTERPOSE_REQUESTS_H
+
+#include <mpi.h>
+
+#include "xchg.h"
+
+/* Pair a started nonblocking xchg request with a new generalized request. */
+int xchg_ip_request_nonblocking(XCHG_Request xreq, MPI_Request *handle);
+/* Pair an inactive persistent xchg request with a new persistent handle. */
+int xchg_ip_request_persistent(XCHG_Request xreq, MPI_Request *handle);
+
+int xchg_ip_wait(MPI_Request *request, MPI_Status *status);
+int xchg_ip_test(MPI_Request *request, int *flag, MPI_Status *status);
+int xchg_ip_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+int xchg_ip_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+int xchg_ip_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
+int xchg_ip_testany(int count, MPI_Request requests[], int *index, int *flag,
+                    MPI_Status *status);
+int xchg_ip_waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                     MPI_Status statuses[]);
+int xchg_ip_testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                     MPI_Status statuses[]);
+int xchg_ip_start(MPI_Request *request);
+int xchg_ip_startall(int count, MPI_Request requests[]);
+int xchg_ip_request_free(MPI_Request *request);
+int xchg_ip_request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int xchg_ip_cancel(MPI_Request *request);
+
+#endif
