@@ -7,13 +7,32 @@
  * asymmetric, self loops and repeated neighbours, one rank without
  * neighbours, one that only sends, one that only receives; counts with
  * zeros; datatypes with extent == size and a resized vector whose extent is
- * not its size; displacements in reverse order with gaps. Each graph runs
- * the blocking call, a persistent request started several times (send
- * buffer changed between starts; completed by XCHG_Wait and by polling
- * XCHG_Test), and XCHG_Topo on a communicator without a graph. Then bad
- * input: a clear error class and the receive buffer untouched.
+ * not its size; displacements in reverse order with gaps. Every
+ * neighbourhood algorithm of the registry runs (with its defaults; locality
+ * also with balance=bytes and with dedup=1, which without indices is
+ * dedup=0), each graph under one of six virtual node layouts (one node,
+ * nodes of 2, of 3 cyclic, "3,2,4" block and cyclic, "1,5" cyclic; set
+ * before the graph's communicators are made, since a context reads its
+ * topology once): the blocking call, a persistent request started several
+ * times (send buffer changed between starts; completed by XCHG_Wait and by
+ * polling XCHG_Test), and XCHG_Topo on a communicator without a graph (an
+ * algorithm on MPI's own graph must refuse that with MPI_ERR_TOPOLOGY).
+ *
+ * The _ext inits (global indices from a global numbering: the value with
+ * index g holds bytes that are a function of g): a dense graph (every rank
+ * to every rank) under every layout and `--ext` random graphs, each with
+ * distinct indices, heavy duplication (a pool of 3 values per rank) and the
+ * same list on every edge, every algorithm, 3 starts with new values.
+ * XCHG_Neighbor_stats_get against standard's: locality sends no more
+ * messages between regions in total (on the dense graph on no rank either),
+ * exactly one per region pair on the dense graph, the same bytes without
+ * dedup and fewer with it where a region holds two ranks.
+ * Then bad input: a clear error class and the receive buffer untouched
+ * (indices that disagree on one rank's block fail the _ext init everywhere
+ * with MPI_ERR_ARG).
  *
  * usage: mpirun -n P xchg-neighbor [--graphs=N] [--seed=S] [--starts=K]
+ *        [--ext=N] [--verbose]
  * The last line is "N passed, N failed"; the exit status is 1 on failure.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
