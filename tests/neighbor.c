@@ -13,7 +13,8 @@
  * dedup=0), each graph under one of six virtual node layouts (one node,
  * nodes of 2, of 3 cyclic, "3,2,4" block and cyclic, "1,5" cyclic; set
  * before the graph's communicators are made, since a context reads its
- * topology once): the blocking call, a persistent request started several
+ * topology once): the blocking call, the nonblocking one (twice: the
+ * second on the cached plan), a persistent request started several
  * times (send buffer changed between starts; completed by XCHG_Wait and by
  * polling XCHG_Test), and XCHG_Topo on a communicator without a graph (an
  * algorithm on MPI's own graph must refuse that with MPI_ERR_TOPOLOGY).
@@ -279,8 +280,20 @@ static void check_blocking(MPI_Comm gcomm, const graph *g, const test_type *t, b
                                        g->recvcounts, b->rdispls, t->type, gcomm) == MPI_SUCCESS;
     char used[128] = "";
     XCHG_Comm_get_algorithm(gcomm, "neighbor_alltoallv", 1, 0, used, sizeof used);
-    XCHG_Comm_set_algorithm(gcomm, "neighbor_alltoallv", NULL);
     record(ok && same(b) && same_algo(used, sel), "blocking result differs");
+    /* The nonblocking call, twice with new data (the second reuses the
+     * cached plan of the pattern). */
+    for (int k = 0; k < 2; k++) {
+        fill_send(b, 2 + (uint64_t)k);
+        reset_recv(b, 0xC3);
+        XCHG_Request req = XCHG_REQUEST_NULL;
+        int ref = reference(gcomm, g, t, b) == MPI_SUCCESS;
+        int rc = XCHG_Ineighbor_alltoallv(b->send, g->sendcounts, b->sdispls, t->type, b->recv,
+                                          g->recvcounts, b->rdispls, t->type, gcomm, &req);
+        int done = rc == MPI_SUCCESS && XCHG_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+        record(ref && done && req == XCHG_REQUEST_NULL && same(b), "nonblocking result differs");
+    }
+    XCHG_Comm_set_algorithm(gcomm, "neighbor_alltoallv", NULL);
 }
 
 /* A persistent request started `starts` times; `topo` selects the
