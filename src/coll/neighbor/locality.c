@@ -84,6 +84,7 @@
  *   dedup=0|1  duplicate removal with global indices (above), default 0.
  * Regions other than nodes (NUMA, sockets) are not offered yet.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -682,6 +683,19 @@ static int init(xchg_plan *plan)
             k0 = k1;
         }
         XCHG_ALLOC(st->r_rbuf, (size_t)off + 1);
+    }
+
+    /* Messages and pack runs are MPI counts (int). */
+    {
+        const vec *lists[] = {&s_recv, &s_send, &g_recv, &g_send, &r_recv, &r_send};
+        for (int l = 0; l < 6; l++)
+            for (size_t k = 0; k < lists[l]->n; k++)
+                if (((const lmsg *)lists[l]->v)[k].len > INT_MAX) {
+                    rc = xchg_error(MPI_ERR_COUNT, "locality: an aggregated message of %lld "
+                                    "bytes is too large for an MPI count",
+                                    (long long)((const lmsg *)lists[l]->v)[k].len);
+                    goto fail;
+                }
     }
 
 #define TAKE(name, type, field, count)                                                \
