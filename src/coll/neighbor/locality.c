@@ -28,8 +28,9 @@
  * l, starts and completes s, starts g; the completion (Algorithm 6)
  * completes l and g, then starts and completes r. This implementation runs
  * the whole schedule inside XCHG_Start (no .post: the steps depend on each
- * other), so XCHG_Test / XCHG_Wait find it complete; a start synchronizes
- * within regions, not globally.
+ * other, and the request has no hook to advance them from XCHG_Test), so
+ * XCHG_Test / XCHG_Wait find it complete and no computation overlaps it; a
+ * start synchronizes within regions, not globally.
  *
  * Data crosses in packed bytes: s packs the user's blocks (MPI_Pack, or
  * memcpy for contiguous types; displacements in extents), g and r forward
@@ -42,7 +43,8 @@
  * init_ext), the values a rank sends to one region B are reduced to one per
  * distinct index before s, so a value that several ranks of B need goes
  * once through s and g, and r copies it to each of them. Without indices
- * (the plain inits, or the blocking call) dedup=1 is dedup=0: one selection
+ * (the plain inits, the blocking and nonblocking calls) dedup=1 is
+ * dedup=0, not an error: one selection
  * string serves calls with and without indices. Values with one index must
  * be equal on the sending rank (the _ext contract); values of different
  * source ranks are never merged.
@@ -64,8 +66,11 @@
  * Init: two small collectives on the region (an MPI_Comm_split, freed at
  * the end of init, and a sum of 4 R int64 per rank, R regions), one int per
  * inter-region edge, one alltoallv of metadata in the region and one
- * metadata message per region pair, then an MPI_Allreduce that agrees on
- * success.
+ * metadata message per region pair (received with MPI_ANY_SOURCE on its
+ * own tag: the closing agreement keeps a later init's metadata out), then
+ * an MPI_Allreduce that agrees on success. The blocking and nonblocking
+ * calls pay it once per pattern (plan.h: cached plans keyed by the pattern,
+ * one MPI_Allreduce of an int per call).
  *
  * Memory held by the plan: the packed bytes this rank sends out of its
  * region (s buffer), the pairs it aggregates (g send buffer) and receives
