@@ -10,8 +10,9 @@
  * not its size; displacements in reverse order with gaps. Every
  * neighbourhood algorithm of the registry runs (with its defaults; locality
  * also with balance=bytes and with dedup=1, which without indices is
- * dedup=0), each graph under one of six virtual node layouts (one node,
- * nodes of 2, of 3 cyclic, "3,2,4" block and cyclic, "1,5" cyclic; set
+ * dedup=0), each graph under one of six virtual node layouts (nodes of 2,
+ * "3,2,4" cyclic, "1,5" cyclic, one node, nodes of 3 cyclic, "3,2,4" block;
+ * --layouts=N uses the first N; set
  * before the graph's communicators are made, since a context reads its
  * topology once): the blocking call, the nonblocking one (twice: the
  * second on the cached plan), a persistent request started several
@@ -33,7 +34,7 @@
  * with MPI_ERR_ARG).
  *
  * usage: mpirun -n P xchg-neighbor [--graphs=N] [--seed=S] [--starts=K]
- *        [--ext=N] [--verbose]
+ *        [--ext=N] [--layouts=N] [--verbose]
  * The last line is "N passed, N failed"; the exit status is 1 on failure.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -345,10 +346,12 @@ static void check_persistent(MPI_Comm gcomm, MPI_Comm comm, XCHG_Topo topo, cons
 /* Read when a communicator's context is first made: set before creating the
  * communicators of a case. */
 static const char *const layouts[][2] = {
-    {"", ""}, {"2", "block"}, {"3", "cyclic"}, {"3,2,4", "block"}, {"3,2,4", "cyclic"},
-    {"1,5", "cyclic"},
+    {"2", "block"}, {"3,2,4", "cyclic"}, {"1,5", "cyclic"}, {"", ""}, {"3", "cyclic"},
+    {"3,2,4", "block"},
 };
-#define NUM_LAYOUTS ((int)(sizeof layouts / sizeof layouts[0]))
+/* --layouts=N: the first N (the ones that split 3 ranks come first) */
+static int num_layouts = (int)(sizeof layouts / sizeof layouts[0]);
+#define NUM_LAYOUTS num_layouts
 
 static void layout_set(int k)
 {
@@ -687,6 +690,10 @@ int main(int argc, char **argv)
         else if (!strncmp(argv[i], "--starts=", 9)) starts = atoi(argv[i] + 9);
         else if (!strncmp(argv[i], "--ext=", 6)) next = atoi(argv[i] + 6);
         else if (!strcmp(argv[i], "--verbose")) verbose = 1;
+        else if (!strncmp(argv[i], "--layouts=", 10)) {
+            int n = atoi(argv[i] + 10), all = (int)(sizeof layouts / sizeof layouts[0]);
+            num_layouts = n < 1 ? 1 : n > all ? all : n;
+        }
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     types_create();
@@ -698,7 +705,7 @@ int main(int argc, char **argv)
     for (int l = 0; l < NUM_LAYOUTS; l++) check_ext(seed, l, 1);
     for (int i = 0; i < next; i++)
         check_ext(mix(seed * 2000 + (uint64_t)i), (i + 1) % NUM_LAYOUTS, 0);
-    layout_set(0);
+    layout_set(3); /* one node */
     MPI_Comm plain;
     MPI_Comm_dup(MPI_COMM_WORLD, &plain);
     check_bad_input(plain);
