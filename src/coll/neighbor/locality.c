@@ -30,7 +30,10 @@
  * the whole schedule inside XCHG_Start (no .post: the steps depend on each
  * other, and the request has no hook to advance them from XCHG_Test), so
  * XCHG_Test / XCHG_Wait find it complete and no computation overlaps it; a
- * start synchronizes within regions, not globally.
+ * start synchronizes within regions, not globally. Progress in XCHG_Test
+ * would also need the staging buffers per request: they live in the plan,
+ * which nonblocking calls of one pattern share (plan.h), and running whole
+ * in the start is what keeps that sharing safe.
  *
  * Data crosses in packed bytes: s packs the user's blocks (MPI_Pack, or
  * memcpy for contiguous types; displacements in extents), g and r forward
