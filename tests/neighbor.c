@@ -34,7 +34,8 @@
  * with MPI_ERR_ARG).
  *
  * usage: mpirun -n P xchg-neighbor [--graphs=N] [--seed=S] [--starts=K]
- *        [--ext=N] [--layouts=N] [--verbose]
+ *        [--ext=N] [--layouts=N] [--all-types] [--verbose]
+ * Each case runs one of the three datatypes in turn (--all-types: all).
  * The last line is "N passed, N failed"; the exit status is 1 on failure.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -372,7 +373,13 @@ static const char *layout_name(int k)
     return buf;
 }
 
-static void check_graph(uint64_t seed, int starts, int lay)
+/* The datatypes of case number `index`: all with --all-types, else one,
+ * in turn (the cases cover every type several times). */
+static int all_types;
+static int type_first(int index) { return all_types ? 0 : index % num_types; }
+static int type_end(int index) { return all_types ? num_types : index % num_types + 1; }
+
+static void check_graph(uint64_t seed, int starts, int lay, int index)
 {
     graph g;
     graph_make(seed, 40, &g);
@@ -385,7 +392,7 @@ static void check_graph(uint64_t seed, int starts, int lay)
     XCHG_Topo topo;
     int ok = XCHG_Topo_create(plain, g.indegree, g.sources, g.outdegree, g.destinations, &topo) ==
              MPI_SUCCESS;
-    for (int k = 0; k < num_types; k++) {
+    for (int k = type_first(index); k < type_end(index); k++) {
         const test_type *t = &types[k];
         buffers b;
         buffers_make(&g, t, &b);
@@ -508,7 +515,7 @@ static int run_ext(MPI_Comm gcomm, const graph *g, const test_type *t, buffers *
     return ok;
 }
 
-static void check_ext(uint64_t seed, int lay, int dense)
+static void check_ext(uint64_t seed, int lay, int dense, int index)
 {
     graph g;
     if (dense) graph_dense(5, &g);
@@ -518,7 +525,7 @@ static void check_ext(uint64_t seed, int lay, int dense)
     MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, g.indegree, g.sources, MPI_UNWEIGHTED,
                                    g.outdegree, g.destinations, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
                                    &gcomm);
-    for (int k = 0; k < num_types; k++) {
+    for (int k = type_first(index); k < type_end(index); k++) {
         const test_type *t = &types[k];
         buffers b;
         buffers_make(&g, t, &b);
@@ -690,6 +697,7 @@ int main(int argc, char **argv)
         else if (!strncmp(argv[i], "--starts=", 9)) starts = atoi(argv[i] + 9);
         else if (!strncmp(argv[i], "--ext=", 6)) next = atoi(argv[i] + 6);
         else if (!strcmp(argv[i], "--verbose")) verbose = 1;
+        else if (!strcmp(argv[i], "--all-types")) all_types = 1;
         else if (!strncmp(argv[i], "--layouts=", 10)) {
             int n = atoi(argv[i] + 10), all = (int)(sizeof layouts / sizeof layouts[0]);
             num_layouts = n < 1 ? 1 : n > all ? all : n;
@@ -701,10 +709,10 @@ int main(int argc, char **argv)
     /* Graph i under layout i mod the layouts; the _ext cases: the dense
      * graph under every layout, then `next` random graphs. */
     for (int i = 0; i < ngraphs; i++)
-        check_graph(mix(seed * 1000 + (uint64_t)i), starts, i % NUM_LAYOUTS);
-    for (int l = 0; l < NUM_LAYOUTS; l++) check_ext(seed, l, 1);
+        check_graph(mix(seed * 1000 + (uint64_t)i), starts, i % NUM_LAYOUTS, i);
+    for (int l = 0; l < NUM_LAYOUTS; l++) check_ext(seed, l, 1, l + 2);
     for (int i = 0; i < next; i++)
-        check_ext(mix(seed * 2000 + (uint64_t)i), (i + 1) % NUM_LAYOUTS, 0);
+        check_ext(mix(seed * 2000 + (uint64_t)i), (i + 1) % NUM_LAYOUTS, 0, i + 1);
     layout_set(3); /* one node */
     MPI_Comm plain;
     MPI_Comm_dup(MPI_COMM_WORLD, &plain);
