@@ -156,6 +156,12 @@ int XCHG_Neighbor_alltoallv_topo_init(XCHG_Topo topo, const void *sendbuf,
  * region need crosses between regions once. Indices must match the counts:
  * the k-th index of the block rank s sends to rank d equals the k-th index
  * of the block d receives from s (MPI_ERR_ARG otherwise, nothing written).
+ * So both ends of an edge count the same elements (sendtype and recvtype
+ * describe one value alike). The init checks this collectively (one
+ * message per edge with the block's count and a hash of its indices, then
+ * an agreement): a disagreement anywhere fails the init on every rank.
+ * The indices are copied; "standard" ignores them, and "locality:dedup=1"
+ * without them (the plain inits) is "locality:dedup=0".
  */
 int XCHG_Neighbor_alltoallv_init_ext(const void *sendbuf, const int sendcounts[],
                                      const int sdispls[], const int64_t global_sindices[],
@@ -177,8 +183,11 @@ int XCHG_Neighbor_alltoallv_topo_init_ext(XCHG_Topo topo, const void *sendbuf,
  * region (the regions of the plan's algorithm; nodes by default): messages
  * and bytes to ranks of other regions and to other ranks of its own region
  * (messages to itself are not counted). Local; MPI_ERR_REQUEST for a request
- * that is not a neighbourhood request. The numbers of the paper's Figures
- * 8-10 are their maxima over ranks.
+ * that is not a neighbourhood request. An algorithm that forwards data
+ * ("locality") counts its own messages; for the others every non-empty
+ * block is one direct message (what "standard" and MPI's own schedule
+ * send). The numbers of the paper's Figures 8-10 are their maxima over
+ * ranks.
  */
 typedef struct XCHG_Neighbor_stats {
     int inter_messages, intra_messages;

@@ -5,6 +5,7 @@
  * is the persistent collectives' own (src/request.h), so XCHG_Start, Wait,
  * Test and Request_free serve it unchanged.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,176 @@ int XCHG_Neighbor_alltoallv_topo_init(XCHG_Topo topo, const void *sendbuf,
                                                         "topo is XCHG_TOPO_NULL"));
     return init_common(topo, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                        rdispls, recvtype, comm, info, request);
+}
+
+/* ---- the duplicate-removal extension (include/xchg.h) ------------------ */
+
+/* Copy the global indices into args (block by block, xchg_args.send_gindex). */
+static int copy_gindex(xchg_args *a, const int *sendcounts, const int *sdispls,
+                       const int64_t *sidx, const int *recvcounts, const int *rdispls,
+                       const int64_t *ridx)
+{
+    int rc = MPI_SUCCESS;
+    int64_t ns = 0, nr = 0;
+    for (int i = 0; i < a->outdegree; i++) ns += sendcounts[i];
+    for (int i = 0; i < a->indegree; i++) nr += recvcounts[i];
+    if ((ns > 0 && !sidx) || (nr > 0 && !ridx))
+        return xchg_error(MPI_ERR_ARG, "global_%sindices is NULL", ns > 0 && !sidx ? "s" : "r");
+    XCHG_ALLOC(a->send_gindex, ((size_t)ns + (size_t)nr + 1) * sizeof(int64_t));
+    a->recv_gindex = a->send_gindex + ns;
+    ns = nr = 0;
+    for (int i = 0; i < a->outdegree; i++, ns += sendcounts[i - 1])
+        if (sendcounts[i]) memcpy(a->send_gindex + ns, sidx + sdispls[i],
+                                  (size_t)sendcounts[i] * sizeof(int64_t));
+    for (int i = 0; i < a->indegree; i++, nr += recvcounts[i - 1])
+        if (recvcounts[i]) memcpy(a->recv_gindex + nr, ridx + rdispls[i],
+                                  (size_t)recvcounts[i] * sizeof(int64_t));
+fail:
+    return rc;
+}
+
+static uint64_t index_hash(const int64_t *idx, int n)
+{
+    uint64_t h = 0x6a09e667f3bcc909ull ^ (uint64_t)n;
+    for (int k = 0; k < n; k++) {
+        h ^= (uint64_t)idx[k] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h *= 0xbf58476d1ce4e5b9ull;
+    }
+    return h;
+}
+
+/* Collective: every edge carries {count, hash of the indices} from sender to
+ * receiver, which compares it with its own block's; then every rank learns
+ * whether any block disagreed (MPI_ERR_ARG everywhere, with the first bad
+ * block named on the ranks that saw it). */
+static int check_gindex(const xchg_args *a)
+{
+    int rc = MPI_SUCCESS, nreq = 0, bad = -1, any = 0;
+    int64_t *mine = NULL, *theirs = NULL;
+    MPI_Request *reqs = NULL;
+    const int in = a->indegree, out = a->outdegree;
+    XCHG_ALLOC(mine, (2 * (size_t)out + 1) * sizeof(int64_t));
+    XCHG_ALLOC(theirs, (2 * (size_t)in + 1) * sizeof(int64_t));
+    XCHG_ALLOC(reqs, ((size_t)in + (size_t)out + 1) * sizeof(MPI_Request));
+    for (int i = 0; i < in; i++)
+        XCHG_CHECK(MPI_Irecv(theirs + 2 * i, 2, MPI_INT64_T, a->sources[i], 47, a->comm,
+                             &reqs[nreq++]));
+    int64_t off = 0;
+    for (int i = 0; i < out; i++) {
+        mine[2 * i] = a->send.counts[i];
+        mine[2 * i + 1] = (int64_t)index_hash(a->send_gindex + off, a->send.counts[i]);
+        off += a->send.counts[i];
+        XCHG_CHECK(MPI_Isend(mine + 2 * i, 2, MPI_INT64_T, a->destinations[i], 47, a->comm,
+                             &reqs[nreq++]));
+    }
+    XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+    nreq = 0;
+    off = 0;
+    for (int i = 0; i < in && bad < 0; i++) {
+        if (theirs[2 * i] != a->recv.counts[i] ||
+            theirs[2 * i + 1] != (int64_t)index_hash(a->recv_gindex + off, a->recv.counts[i]))
+            bad = i;
+        off += a->recv.counts[i];
+    }
+fail:
+    if (nreq > 0) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    {
+        int local = rc != MPI_SUCCESS || bad >= 0;
+        if (MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, a->comm) != MPI_SUCCESS) any = 1;
+    }
+    if (rc == MPI_SUCCESS && bad >= 0)
+        rc = xchg_error(MPI_ERR_ARG, "global indices disagree: the block received from "
+                        "source %d (rank %d) has %lld values whose indices differ from the "
+                        "ones that rank sends (or their number differs)", bad, a->sources[bad],
+                        (long long)a->recv.counts[bad]);
+    else if (rc == MPI_SUCCESS && any)
+        rc = xchg_error(MPI_ERR_ARG, "global indices disagree between other ranks");
+    free(mine), free(theirs), free(reqs);
+    return rc;
+}
+
+static int init_ext(XCHG_Topo topo, const void *sendbuf, const int sendcounts[],
+                    const int sdispls[], const int64_t sidx[], MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int rdispls[],
+                    const int64_t ridx[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                    XCHG_Request *request)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = request ? MPI_SUCCESS : xchg_error(MPI_ERR_ARG, "request is NULL");
+    if (rc == MPI_SUCCESS)
+        rc = neighbor_args(comm, topo, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, &ctx, &args);
+    if (rc != MPI_SUCCESS) return xchg_raise(comm, rc);
+    rc = copy_gindex(&args, sendcounts, sdispls, sidx, recvcounts, rdispls, ridx);
+    if (rc == MPI_SUCCESS) rc = check_gindex(&args);
+    if (rc != MPI_SUCCESS) {
+        xchg_args_free(&args);
+        return xchg_raise(comm, rc);
+    }
+    rc = xchg_request_create(comm, ctx, &args, info, request);
+    return xchg_raise(comm, rc);
+}
+
+int XCHG_Neighbor_alltoallv_init_ext(const void *sendbuf, const int sendcounts[],
+                                     const int sdispls[], const int64_t global_sindices[],
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[], const int rdispls[],
+                                     const int64_t global_rindices[], MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Info info, XCHG_Request *request)
+{
+    return init_ext(XCHG_TOPO_NULL, sendbuf, sendcounts, sdispls, global_sindices, sendtype,
+                    recvbuf, recvcounts, rdispls, global_rindices, recvtype, comm, info,
+                    request);
+}
+
+int XCHG_Neighbor_alltoallv_topo_init_ext(XCHG_Topo topo, const void *sendbuf,
+                                          const int sendcounts[], const int sdispls[],
+                                          const int64_t global_sindices[],
+                                          MPI_Datatype sendtype, void *recvbuf,
+                                          const int recvcounts[], const int rdispls[],
+                                          const int64_t global_rindices[],
+                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Info info, XCHG_Request *request)
+{
+    if (!topo)
+        return xchg_raise(comm, xchg_error(MPI_ERR_ARG, "XCHG_Neighbor_alltoallv_topo_init_ext: "
+                                                        "topo is XCHG_TOPO_NULL"));
+    return init_ext(topo, sendbuf, sendcounts, sdispls, global_sindices, sendtype, recvbuf,
+                    recvcounts, rdispls, global_rindices, recvtype, comm, info, request);
+}
+
+int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
+{
+    const xchg_args *a = NULL;
+    const xchg_plan *plan = xchg_request_plan(request, &a);
+    if (!plan || a->coll != XCHG_NEIGHBOR_ALLTOALLV)
+        return xchg_error(MPI_ERR_REQUEST, "XCHG_Neighbor_stats_get: not a neighbourhood "
+                                           "request");
+    if (!stats) return xchg_error(MPI_ERR_ARG, "XCHG_Neighbor_stats_get: stats is NULL");
+    if (!plan->has_stats) {
+        /* An algorithm that does not count its own (standard; MPI's) sends
+         * every non-empty block directly: regions are the context's nodes. */
+        const xchg_topology *t = &plan->ctx->topo;
+        memset(stats, 0, sizeof *stats);
+        for (int i = 0; i < a->outdegree; i++) {
+            int d = a->destinations[i];
+            if (d == a->rank || a->send.bytes[i] == 0) continue;
+            if (t->node_of_rank[d] == t->node_of_rank[a->rank]) {
+                stats->intra_messages++;
+                stats->intra_bytes += a->send.bytes[i];
+            } else {
+                stats->inter_messages++;
+                stats->inter_bytes += a->send.bytes[i];
+            }
+        }
+        return MPI_SUCCESS;
+    }
+    stats->inter_messages = plan->stats_inter_messages;
+    stats->intra_messages = plan->stats_intra_messages;
+    stats->inter_bytes = plan->stats_inter_bytes;
+    stats->intra_bytes = plan->stats_intra_bytes;
+    return MPI_SUCCESS;
 }
 
 /* The cached plan for a blocking or nonblocking call's pattern. */

@@ -256,3 +256,10 @@ int XCHG_Request_free(XCHG_Request *request)
     *request = XCHG_REQUEST_NULL;
     return xchg_raise(user_comm, rc);
 }
+
+const xchg_plan *xchg_request_plan(XCHG_Request request, const xchg_args **args)
+{
+    if (!request) return NULL;
+    if (args) *args = &request->args;
+    return request->plan;
+}

@@ -323,6 +323,7 @@ int xchg_args_copy(xchg_args *dst, const xchg_args *src)
     *dst = *src;
     dst->owned = NULL;
     dst->sources = dst->destinations = NULL;
+    dst->send_gindex = dst->recv_gindex = NULL; /* not part of a pattern (_ext inits only) */
     XCHG_CHECK(alloc_arrays(dst, in > out ? in : out, 2, arr));
     XCHG_ALLOC(dst->sources, ((size_t)in + (size_t)out + 1) * sizeof(int));
     dst->destinations = dst->sources + in;
@@ -346,6 +347,8 @@ void xchg_args_free(xchg_args *a)
     free(a->owned);
     free(a->owned_copy);
     free(a->sources);
+    free(a->send_gindex);
+    a->send_gindex = a->recv_gindex = NULL;
     a->owned = a->owned_copy = NULL;
     a->sources = a->destinations = NULL;
 }

@@ -66,6 +66,11 @@ typedef struct xchg_args {
      * may appear more than once in either list, and may be this rank. */
     int indegree, outdegree;
     int *sources, *destinations; /* ranks of comm, in the user's order (owned) */
+    /* XCHG_NEIGHBOR_ALLTOALLV from the _ext inits (include/xchg.h): one
+     * global index per element, packed block after block in neighbour
+     * order (block i's counts[i] indices follow block i-1's); NULL
+     * otherwise. One allocation, send_gindex first (xchg_args_free). */
+    int64_t *send_gindex, *recv_gindex;
 } xchg_args;
 
 /* Fill a type description; MPI_ERR_TYPE for MPI_DATATYPE_NULL. */

@@ -51,6 +51,13 @@ typedef struct xchg_plan {
                                   that built it: run uses the args it is given) */
     int users;                 /* nonblocking calls in flight on a pattern plan */
     int evicted;               /* out of the cache; freed when users drops to 0 */
+    /* Neighbourhood plans: what one run sends from this rank, counted by
+     * the algorithm's init (XCHG_Neighbor_stats_get); has_stats = 0 when the
+     * algorithm does not count (every block is then one direct message).
+     * Self messages are not counted. */
+    int has_stats;
+    int stats_inter_messages, stats_intra_messages;
+    int64_t stats_inter_bytes, stats_intra_bytes;
 } xchg_plan;
 
 /* The cached plan for `choice` on ctx (collective when it must be built). */

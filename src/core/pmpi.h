@@ -19,6 +19,8 @@
 #define MPI_Isend PMPI_Isend
 #define MPI_Irecv PMPI_Irecv
 #define MPI_Sendrecv PMPI_Sendrecv
+#define MPI_Probe PMPI_Probe
+#define MPI_Recv PMPI_Recv
 #define MPI_Wait PMPI_Wait
 #define MPI_Waitall PMPI_Waitall
 #define MPI_Waitany PMPI_Waitany

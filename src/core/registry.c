@@ -25,7 +25,7 @@
     X(alltoall_locality_aware) X(alltoall_multileader_node_aware)                    \
     X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)             \
     X(alltoallv_mpi) X(alltoall_mpi) X(allgather_mpi)                                \
-    X(neighbor_alltoallv_standard) X(neighbor_alltoallv_mpi)
+    X(neighbor_alltoallv_standard) X(neighbor_alltoallv_mpi) X(neighbor_alltoallv_locality)
 
 #define DECLARE(n) extern const xchg_algorithm xchg_algo_##n;
 XCHG_ALGORITHMS(DECLARE)
