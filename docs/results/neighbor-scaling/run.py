@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """SMPI scaling of the persistent neighbourhood alltoallv (the shape of
 Collom et al. 2023, Figure 11): strong and weak scaling of a 2-D stencil
 halo exchange, and coarse-level patterns, with `standard`, `locality` and
