@@ -235,7 +235,8 @@ static int same(const buffers *b)
 /* ---- the checks -------------------------------------------------------- */
 
 /* The algorithms to run: every neighbourhood algorithm of the registry with
- * its defaults, and the locality algorithm's parameter variants. */
+ * its defaults, and the locality algorithm's parameter variants (balance,
+ * dedup, regions smaller than nodes). */
 static int num_sels;
 static char sels[16][64];
 
@@ -251,6 +252,9 @@ static void selections_make(void)
             snprintf(sels[num_sels++], sizeof sels[0], "locality:balance=bytes");
             /* without indices dedup=1 is dedup=0 */
             snprintf(sels[num_sels++], sizeof sels[0], "locality:dedup=1");
+            /* regions smaller than nodes: two per node, and the sockets */
+            snprintf(sels[num_sels++], sizeof sels[0], "locality:regions=2");
+            snprintf(sels[num_sels++], sizeof sels[0], "locality:regions=socket");
         }
     }
 }

@@ -124,6 +124,55 @@ fail:
     return rc;
 }
 
+/* Fill the derived arrays of t from t->node_of_rank (t->size set). */
+static int index_nodes(xchg_topology *t)
+{
+    int rc = MPI_SUCCESS, size = t->size;
+    t->num_nodes = 0;
+    for (int r = 0; r < size; r++)
+        if (t->node_of_rank[r] + 1 > t->num_nodes) t->num_nodes = t->node_of_rank[r] + 1;
+    XCHG_ALLOC(t->node_size, (size_t)t->num_nodes * sizeof(int));
+    XCHG_ALLOC(t->node_first, (size_t)(t->num_nodes + 1) * sizeof(int));
+    memset(t->node_size, 0, (size_t)t->num_nodes * sizeof(int));
+    for (int r = 0; r < size; r++) t->local_rank_of[r] = t->node_size[t->node_of_rank[r]]++;
+    t->node_first[0] = 0;
+    for (int n = 0; n < t->num_nodes; n++) t->node_first[n + 1] = t->node_first[n] + t->node_size[n];
+    for (int r = 0; r < size; r++)
+        t->ranks_by_node[t->node_first[t->node_of_rank[r]] + t->local_rank_of[r]] = r;
+    t->is_block = 1;
+    for (int r = 0; r < size; r++)
+        if (t->ranks_by_node[r] != r) t->is_block = 0;
+fail:
+    return rc;
+}
+
+int xchg_topology_regions(const xchg_topology *t, const int *key_of_rank, xchg_topology *out)
+{
+    int rc, next = 0;
+    memset(out, 0, sizeof *out);
+    out->size = t->size;
+    out->is_virtual = t->is_virtual;
+    XCHG_ALLOC(out->node_of_rank, (size_t)t->size * sizeof(int));
+    XCHG_ALLOC(out->local_rank_of, (size_t)t->size * sizeof(int));
+    XCHG_ALLOC(out->ranks_by_node, (size_t)t->size * sizeof(int));
+    for (int r = 0; r < t->size; r++) out->node_of_rank[r] = -1;
+    for (int n = 0; n < t->num_nodes; n++)
+        for (int l = 0; l < t->node_size[n]; l++) {
+            int r = xchg_rank_on_node(t, n, l);
+            if (out->node_of_rank[r] >= 0) continue;
+            for (int m = l; m < t->node_size[n]; m++) { /* r's region: equal keys */
+                int q = xchg_rank_on_node(t, n, m);
+                if (key_of_rank[q] == key_of_rank[r]) out->node_of_rank[q] = next;
+            }
+            next++;
+        }
+    XCHG_CHECK(index_nodes(out));
+    return MPI_SUCCESS;
+fail:
+    xchg_topology_free(out);
+    return rc;
+}
+
 int xchg_topology_build(MPI_Comm comm, int flat, xchg_topology *t)
 {
     int rc, rank, size;
@@ -146,19 +195,7 @@ int xchg_topology_build(MPI_Comm comm, int flat, xchg_topology *t)
         XCHG_CHECK(real_layout(comm, rank, t->node_of_rank));
     }
 
-    for (int r = 0; r < size; r++)
-        if (t->node_of_rank[r] + 1 > t->num_nodes) t->num_nodes = t->node_of_rank[r] + 1;
-    XCHG_ALLOC(t->node_size, (size_t)t->num_nodes * sizeof(int));
-    XCHG_ALLOC(t->node_first, (size_t)(t->num_nodes + 1) * sizeof(int));
-    memset(t->node_size, 0, (size_t)t->num_nodes * sizeof(int));
-    for (int r = 0; r < size; r++) t->local_rank_of[r] = t->node_size[t->node_of_rank[r]]++;
-    t->node_first[0] = 0;
-    for (int n = 0; n < t->num_nodes; n++) t->node_first[n + 1] = t->node_first[n] + t->node_size[n];
-    for (int r = 0; r < size; r++)
-        t->ranks_by_node[t->node_first[t->node_of_rank[r]] + t->local_rank_of[r]] = r;
-    t->is_block = 1;
-    for (int r = 0; r < size; r++)
-        if (t->ranks_by_node[r] != r) t->is_block = 0;
+    XCHG_CHECK(index_nodes(t));
     return MPI_SUCCESS;
 fail:
     xchg_topology_free(t);

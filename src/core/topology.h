@@ -23,6 +23,12 @@ typedef struct xchg_topology {
 int xchg_topology_build(MPI_Comm comm, int flat, xchg_topology *topo);
 void xchg_topology_free(xchg_topology *topo);
 
+/* The regions of t: its nodes cut by key_of_rank (ranks of one node with
+ * equal keys form one region), numbered by node, then by the lowest local
+ * rank of each region; local ranks in a region keep their order on the node.
+ * Local (no messages). Free with xchg_topology_free. */
+int xchg_topology_regions(const xchg_topology *t, const int *key_of_rank, xchg_topology *out);
+
 /* The rank with local rank `local` on node `node`. */
 static inline int xchg_rank_on_node(const xchg_topology *t, int node, int local)
 {

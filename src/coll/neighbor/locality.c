@@ -8,7 +8,8 @@
  *   duplicate removal of section 3.3 (dedup=1 with the _ext inits).
  *
  * Regions are the nodes of the context's topology (ctx->topo: real nodes, or
- * XCHG_VIRTUAL_NODES / XCHG_VIRTUAL_PLACEMENT, any placement, uneven sizes);
+ * XCHG_VIRTUAL_NODES / XCHG_VIRTUAL_PLACEMENT, any placement, uneven sizes),
+ * or parts of them (parameter `regions`);
  * everything is computed from topology coordinates (node, local rank), never
  * from rank arithmetic. The pattern splits into four parts (Algorithm 4):
  *   l  messages to ranks of the own region (self loops included): direct,
@@ -90,7 +91,11 @@
  *       of g (better for large messages). The receiving region balances
  *       with the same rule on the bytes it receives (before dedup).
  *   dedup=0|1  duplicate removal with global indices (above), default 0.
- * Regions other than nodes (NUMA, sockets) are not offered yet.
+ *   regions=1|K|numa|socket  what a region is: the node (default), K
+ *       groups of consecutive local ranks per node (min(K, node size)), or
+ *       the machine's NUMA domains or sockets inside each node (as the
+ *       node-aware family's groups=, nodeaware/regions.c). Smaller regions
+ *       trade fewer ranks per aggregation step for more inter-region pairs.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -99,8 +104,10 @@
 #include "../../core/context.h"
 #include "../../core/error.h"
 #include "../../core/plan.h"
+#include "../../core/topology.h"
+#include "../nodeaware/engine.h"
 
-enum { PARAM_BALANCE, PARAM_DEDUP };
+enum { PARAM_BALANCE, PARAM_DEDUP, PARAM_REGIONS };
 enum { BALANCE_COUNT, BALANCE_BYTES };
 static const char *const balance_names[] = {"count", "bytes", NULL};
 
@@ -274,14 +281,12 @@ static void state_free(loc_state *st)
     free(st);
 }
 
-static int init(xchg_plan *plan)
+/* The plan for regions t (the context's nodes, or parts of them). */
+static int build(xchg_plan *plan, const xchg_topology *t)
 {
     int rc = MPI_SUCCESS, agreed;
     const xchg_args *a = plan->fixed;
     xchg_context *ctx = plan->ctx, *inner = NULL;
-    if (!a || a->coll != XCHG_NEIGHBOR_ALLTOALLV)
-        return xchg_error(MPI_ERR_INTERN, "locality: a neighbourhood plan needs its arguments");
-    const xchg_topology *t = &ctx->topo;
     const int me = a->rank, R = t->num_nodes, A = t->node_of_rank[me];
     const int nA = t->node_size[A], mylocal = t->local_rank_of[me];
     const int by_bytes = plan->choice.value[PARAM_BALANCE] == BALANCE_BYTES;
@@ -813,6 +818,38 @@ static int post_bytes(int n, const lmsg *m, char *buf, int recv, int tag, MPI_Co
     return MPI_SUCCESS;
 }
 
+/* Regions: the nodes (regions=1), K groups of consecutive local ranks per
+ * node, or the machine's NUMA domains / sockets inside each node (asked as
+ * the node-aware family asks, nodeaware/regions.c). */
+static int init(xchg_plan *plan)
+{
+    const xchg_args *a = plan->fixed;
+    xchg_context *ctx = plan->ctx;
+    const xchg_topology *nodes = &ctx->topo;
+    const int64_t regions = plan->choice.value[PARAM_REGIONS];
+    if (!a || a->coll != XCHG_NEIGHBOR_ALLTOALLV)
+        return xchg_error(MPI_ERR_INTERN, "locality: a neighbourhood plan needs its arguments");
+    if (regions == 1) return build(plan, nodes);
+    int rc, *key = NULL;
+    xchg_topology cut = {0};
+    XCHG_ALLOC(key, (size_t)ctx->size * sizeof(int));
+    if (regions < 0) {
+        XCHG_CHECK(xchg_hier_hw_domains(ctx, (int)regions, key));
+    } else {
+        for (int r = 0; r < ctx->size; r++) {
+            int64_t q = nodes->node_size[nodes->node_of_rank[r]];
+            int64_t g = regions < q ? regions : q;
+            key[r] = (int)((int64_t)nodes->local_rank_of[r] * g / q);
+        }
+    }
+    XCHG_CHECK(xchg_topology_regions(nodes, key, &cut));
+    rc = build(plan, &cut);
+fail:
+    xchg_topology_free(&cut);
+    free(key);
+    return rc;
+}
+
 static int run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     const loc_state *st = plan->state;
@@ -877,7 +914,7 @@ const xchg_algorithm xchg_algo_neighbor_alltoallv_locality = {
     .init = init,
     .run = run,
     .destroy = destroy,
-    .num_params = 2,
+    .num_params = 3,
     .params = {[PARAM_BALANCE] = {.name = "balance", .kind = XCHG_PARAM_ENUM,
                                   .def = BALANCE_COUNT, .names = balance_names,
                                   .help = "spread a region's inter-region pairs over its ranks "
@@ -885,5 +922,9 @@ const xchg_algorithm xchg_algo_neighbor_alltoallv_locality = {
                [PARAM_DEDUP] = {.name = "dedup", .kind = XCHG_PARAM_INT, .def = 0, .min = 0,
                                 .max = 1,
                                 .help = "send a value once per region pair (needs the _ext "
-                                        "inits' global indices; else ignored)"}},
+                                        "inits' global indices; else ignored)"},
+               [PARAM_REGIONS] = {.name = "regions", .kind = XCHG_PARAM_INT, .def = 1,
+                                  .min = 1, .max = XCHG_RANGE_P,
+                                  .names = xchg_hier_region_names,
+                                  .help = "regions per node (1: the node), or numa or socket"}},
 };
