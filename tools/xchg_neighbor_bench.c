@@ -147,11 +147,22 @@ static void grid_shape(int *px, int *py)
     *py = nranks / *px;
 }
 
+/* First row (column) of block b of `parts` blocks over n points. */
+static int block_start(int n, int parts, int b) { return (int)((int64_t)b * n / parts); }
+
+/* The block holding point i: the last b with block_start(b) <= i. */
+static int block_of(int n, int parts, int i)
+{
+    int b = (int)((int64_t)i * parts / n);
+    while (b + 1 < parts && block_start(n, parts, b + 1) <= i) b++;
+    while (b > 0 && block_start(n, parts, b) > i) b--;
+    return b;
+}
+
 /* Owner of grid point (i, j) in px x py blocks of an n x n grid. */
 static int owner(int n, int px, int py, int i, int j)
 {
-    int bi = (int)((int64_t)i * px / n), bj = (int)((int64_t)j * py / n);
-    return bi * py + bj;
+    return block_of(n, px, i) * py + block_of(n, py, j);
 }
 
 static void make_stencil(const options *o, peer_lists *send, peer_lists *recv)
@@ -159,8 +170,8 @@ static void make_stencil(const options *o, peer_lists *send, peer_lists *recv)
     int px, py, n = o->n, w = o->width;
     grid_shape(&px, &py);
     int bi = rank / py, bj = rank % py;
-    int i0 = (int)((int64_t)bi * n / px), i1 = (int)((int64_t)(bi + 1) * n / px);
-    int j0 = (int)((int64_t)bj * n / py), j1 = (int)((int64_t)(bj + 1) * n / py);
+    int i0 = block_start(n, px, bi), i1 = block_start(n, px, bi + 1);
+    int j0 = block_start(n, py, bj), j1 = block_start(n, py, bj + 1);
     for (int i = i0; i < i1; i++)
         for (int j = j0; j < j1; j++)
             for (int di = -w; di <= w; di++)
