@@ -183,6 +183,19 @@ test_neighbor() {
     xlaunch "$name" "$np" -- "$work/neighbor"
     rc=$?
     verdict "$mpi neighbor, np=$np, under xchg-run" $rc && check_counts "$name" "$np"
+    # The locality algorithm on virtual nodes of 2: its plans' init
+    # communicates, so the pattern cache agrees on hits with an MPI_Allreduce
+    # (one rank's pattern changes alone in neighbor.c).
+    xlaunch "$name-locality" "$np" XCHG_NEIGHBOR_ALLTOALLV=locality XCHG_VIRTUAL_NODES=2 -- \
+        "$work/neighbor"
+    rc=$?
+    verdict "$mpi neighbor, np=$np, under xchg-run (locality, nodes of 2)" $rc &&
+        check_counts "$name-locality" "$np"
+    if grep -q '^algorithm neighbor_alltoallv locality' "$work/$name-locality.counts"; then
+        pass "$mpi neighbor: the environment chose locality"
+    else
+        fail "$mpi neighbor: locality not used ($work/$name-locality.counts)"
+    fi
 }
 
 test_fortran() {
