@@ -21,7 +21,10 @@
  * global-index init (XCHG_Neighbor_alltoallv_topo_init_ext).
  *
  * Per algorithm: init time (max over ranks), then --starts timed starts after
- * --warmup (time per start = max over ranks of the mean), and the traffic of
+ * --warmup (time per start = max over ranks of the mean), the same number
+ * of blocking XCHG_Neighbor_alltoallv calls on a distributed-graph
+ * communicator with the same lists (plans cached by the pattern; -1 under
+ * SMPI, which has no graph communicators), and the traffic of
  * one start from XCHG_Neighbor_stats_get (max over ranks of inter-region and
  * intra-region messages and inter-region bytes).
  * With --node-size Q (nodes of Q consecutive ranks, the placement of sim/'s
@@ -291,7 +294,7 @@ static node_traffic pattern_traffic(const pattern *p, int q)
 /* ---- one algorithm ------------------------------------------------------- */
 
 typedef struct row {
-    double init_us, start_us;
+    double init_us, start_us, blocking_us; /* blocking_us < 0: not measured */
     XCHG_Neighbor_stats stats; /* maxima over ranks */
     int wrong, failed;
 } row;
@@ -308,6 +311,28 @@ static int check(const pattern *p, const double *recv)
     int wrong = 0;
     for (int i = 0; i < p->rtotal; i++) wrong += recv[i] != value_of(p->rindex[i]);
     return wrong;
+}
+
+/* The blocking call on the graph communicator: the first call builds the
+ * plan of the pattern (plan cache), the timed ones find it. */
+static double time_blocking(const options *o, const pattern *p, MPI_Comm graph,
+                            const char *selection, const double *send, double *recv, int *wrong)
+{
+    XCHG_Comm_set_algorithm(graph, "neighbor_alltoallv", selection);
+    for (int s = 0; s < 1 + o->warmup; s++)
+        XCHG_Neighbor_alltoallv(send, p->scount, p->sdispl, MPI_DOUBLE, recv, p->rcount,
+                                p->rdispl, MPI_DOUBLE, graph);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int s = 0; s < o->starts; s++)
+        XCHG_Neighbor_alltoallv(send, p->scount, p->sdispl, MPI_DOUBLE, recv, p->rcount,
+                                p->rdispl, MPI_DOUBLE, graph);
+    double us = max_over_ranks((MPI_Wtime() - t0) * 1e6 / (o->starts ? o->starts : 1));
+    int bad = check(p, recv), all_bad;
+    MPI_Allreduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    *wrong += all_bad;
+    XCHG_Comm_set_algorithm(graph, "neighbor_alltoallv", NULL);
+    return us;
 }
 
 static void run_one(const options *o, const pattern *p, MPI_Comm graph, const char *selection,
@@ -376,6 +401,8 @@ static void run_one(const options *o, const pattern *p, MPI_Comm graph, const ch
         int wrong = r->wrong;
         MPI_Allreduce(&wrong, &r->wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         XCHG_Request_free(&req);
+        r->blocking_us = graph == MPI_COMM_NULL ? -1.0 : time_blocking(o, p, graph, selection,
+                                                                       send, recv, &r->wrong);
     }
     if (topo) XCHG_Topo_free(&topo);
     MPI_Info_free(&info);
@@ -427,11 +454,11 @@ int main(int argc, char **argv)
         usage();
     pattern p;
     make_pattern(&o, &p);
-    MPI_Comm graph = MPI_COMM_NULL;
-    for (int s = 0; s < nsel; s++)
-        if (strncmp(selections[s], "mpi", 3) == 0 && graph == MPI_COMM_NULL)
-            MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, p.in, p.src, MPI_UNWEIGHTED, p.out,
-                                           p.dst, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
+    MPI_Comm graph = MPI_COMM_NULL; /* for `mpi` and the blocking calls */
+#ifndef SMPI_H /* SimGrid SMPI has no graph communicators */
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, p.in, p.src, MPI_UNWEIGHTED, p.out, p.dst,
+                                   MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
+#endif
     node_traffic traffic = pattern_traffic(&p, o.node_size);
     int degree = p.out, max_degree;
     MPI_Allreduce(&degree, &max_degree, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -445,7 +472,7 @@ int main(int argc, char **argv)
     const char *nodes = getenv("XCHG_VIRTUAL_NODES");
     if (rank == 0 && o.header)
         fprintf(out, "pattern,P,nodes,n,width,count,fraction,max_degree,algorithm,init_us,"
-                     "start_us,init_over_start,max_inter_msgs,max_intra_msgs,"
+                     "start_us,init_over_start,blocking_us,max_inter_msgs,max_intra_msgs,"
                      "max_inter_bytes,node_size,max_node_out,max_node_in,max_node_out_dedup,"
                      "max_node_in_dedup,correct\n");
     int wrong = 0;
@@ -454,11 +481,12 @@ int main(int argc, char **argv)
         run_one(&o, &p, graph, selections[s], &r);
         wrong += r.wrong || r.failed;
         if (rank == 0)
-            fprintf(out, "%s,%d,%s,%d,%d,%d,%g,%d,%s,%.1f,%.2f,%.1f,%d,%d,%lld,%d,%lld,%lld,"
+            fprintf(out, "%s,%d,%s,%d,%d,%d,%g,%d,%s,%.1f,%.2f,%.1f,%.2f,%d,%d,%lld,%d,%lld,%lld,"
                     "%lld,%lld,%s\n", o.pattern,
                     nranks, nodes ? nodes : "host", o.n, o.width, o.count, o.fraction,
                     max_degree, selections[s], r.init_us, r.start_us,
-                    r.start_us > 0 ? r.init_us / r.start_us : 0.0, r.stats.inter_messages,
+                    r.start_us > 0 ? r.init_us / r.start_us : 0.0, r.blocking_us,
+                    r.stats.inter_messages,
                     r.stats.intra_messages, r.stats.inter_bytes, o.node_size, traffic.out,
                     traffic.in, traffic.out_dedup, traffic.in_dedup, r.failed ? "failed" : r.wrong ? "WRONG" : "yes");
     }
