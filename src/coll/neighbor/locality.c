@@ -909,7 +909,7 @@ const xchg_algorithm xchg_algo_neighbor_alltoallv_locality = {
     .coll = XCHG_NEIGHBOR_ALLTOALLV,
     .name = "locality",
     .summary = "three-step aggregation: one message per region pair, gathered and "
-               "redistributed inside the regions (nodes); dedup with global indices",
+               "redistributed inside the regions; dedup with global indices",
     .reference = "Collom et al. 2023",
     .init = init,
     .run = run,
