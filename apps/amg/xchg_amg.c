@@ -33,8 +33,7 @@
  * ranks of the mean per start, as in the paper).
  *
  * Besides the per-rank maxima of what each algorithm sends (inter/intra
- * messages and bytes: XCHG_Neighbor_stats_get, or for the standard
- * algorithm the pattern itself), each row carries two properties of the
+ * messages and bytes, from XCHG_Neighbor_stats_get), each row carries two properties of the
  * level's pattern: the largest number of bytes that one ordered pair of
  * regions exchanges (pair_bytes_max, what standard and plain aggregation
  * move) and the same with each value counted once per destination region
@@ -43,24 +42,24 @@
  * Checks (exit status 1 on any mismatch): the received halo equals x at
  * col_map_offd, x[g] = sin(g) + 2; y = diag x_local + offd x_halo equals
  * hypre's own HYPRE_ParCSRMatrixMatvec; for the standard algorithm,
- * XCHG_Neighbor_stats_get (when the library has it) equals the counts
- * computed here from the pattern and the region map.
+ * XCHG_Neighbor_stats_get equals the counts computed here from the pattern
+ * and the region map (a mismatch is a failed check, like a wrong value).
  *
  * Regions: xchg's nodes. XCHG_VIRTUAL_NODES / XCHG_VIRTUAL_PLACEMENT are
  * read here too (the same rules as src/core/topology.c), otherwise the
  * nodes of MPI_Comm_split_type(SHARED).
  *
- * The duplicate-removal init (XCHG_Neighbor_alltoallv_topo_init_ext) and
- * XCHG_Neighbor_stats_get are weak references: with a library that lacks
- * them, the program runs the plain init and computes the message counts of
- * the standard algorithm itself. With --init=auto (the default) the
- * locality algorithms get the _ext init when the library has it, the others
- * the plain one; --init=ext / plain use one for all (a "dedup=1" variant
- * without the _ext init is skipped). An algorithm that xchg does not register
- * is reported (xchg's message) and skipped.
+ * Inits: with --init=auto (the default) the locality algorithms get the
+ * duplicate-removal init with global indices (XCHG_Neighbor_alltoallv_topo_
+ * init_ext: the global column of each halo value), the others the plain
+ * one; --init=ext / plain use one for all (a "dedup=1" variant without the
+ * _ext init is skipped: it would be dedup=0). The init time (init_s, max
+ * over ranks) is reported next to the time per start. An algorithm that
+ * xchg does not register is reported (xchg's message) and skipped.
  *
  * usage: mpirun -n P xchg-amg [--n=64] [--eps=0.001] [--theta=45]
- *          [--procgrid=PXxPY] [--algos=standard,mpi,locality,locality:dedup=1]
+ *          [--procgrid=PXxPY]
+ *          [--algos=standard,mpi,locality,locality:balance=bytes,locality:dedup=1]
  *          [--iters=100] [--warmup=10] [--reps=3] [--init=auto|plain|ext]
  *          [--strong=0.25] [--coarsen=10] [--interp=6] [--pmax=4]
  *          [--agg-levels=0] [--max-levels=25] [--solve] [--csv=FILE]
@@ -91,10 +90,6 @@
 #include "_hypre_parcsr_mv.h"
 
 #include "xchg.h"
-
-/* Present only once the locality branch is in libxchg. */
-#pragma weak XCHG_Neighbor_stats_get
-#pragma weak XCHG_Neighbor_alltoallv_topo_init_ext
 
 static int rank, nranks;
 
@@ -136,7 +131,8 @@ static void usage(void)
     if (rank == 0)
         fprintf(stderr,
                 "usage: xchg-amg [--n=64] [--eps=0.001] [--theta=45] [--procgrid=PXxPY]\n"
-                "  [--algos=standard,mpi,locality,locality:dedup=1] [--iters=100] [--warmup=10]\n"
+                "  [--algos=standard,mpi,locality,locality:balance=bytes,locality:dedup=1]\n"
+                "  [--iters=100] [--warmup=10]\n"
                 "  [--reps=3] [--init=auto|plain|ext] [--strong=0.25] [--coarsen=10]\n"
                 "  [--interp=6] [--pmax=4] [--agg-levels=0] [--max-levels=25] [--solve]\n"
                 "  [--comm=graph|plain] [--csv=FILE] [--no-header] [--inject-error]\n");
@@ -167,7 +163,8 @@ static void parse(int argc, char **argv, options *o)
     o->n = 64;
     o->eps = 0.001;
     o->theta = 45.0;
-    snprintf(o->algos, sizeof o->algos, "standard,mpi,locality,locality:dedup=1");
+    snprintf(o->algos, sizeof o->algos, "%s",
+             "standard,mpi,locality,locality:balance=bytes,locality:dedup=1");
     o->iters = 100;
     o->warmup = 10;
     o->reps = 3;
@@ -670,31 +667,21 @@ int main(int argc, char **argv)
     parse(argc, argv, &o);
     HYPRE_Init();
 
-    int have_ext = XCHG_Neighbor_alltoallv_topo_init_ext != NULL;
-    int have_stats = XCHG_Neighbor_stats_get != NULL;
-    if (o.init == 2 && !have_ext) {
-        if (rank == 0) fprintf(stderr, "xchg-amg: --init=ext: this libxchg has no "
-                               "XCHG_Neighbor_alltoallv_topo_init_ext\n");
-        MPI_Finalize();
-        return 2;
-    }
-
     /* The algorithms, in order; a skipped one is marked. */
     char *algo[64];
     int nalgo = 0, skip[64] = {0}, ext[64] = {0};
     for (char *tok = strtok(o.algos, ","); tok && nalgo < 64; tok = strtok(NULL, ","))
         algo[nalgo++] = tok;
     /* The _ext init: for every algorithm with --init=ext, none with
-     * --init=plain; by default for the locality algorithms, where the
-     * library has it. */
+     * --init=plain; by default for the locality algorithms. */
     for (int a = 0; a < nalgo; a++)
-        ext[a] = o.init == 2 || (o.init == 0 && have_ext && !strncmp(algo[a], "locality", 8));
+        ext[a] = o.init == 2 || (o.init == 0 && !strncmp(algo[a], "locality", 8));
     for (int a = 0; a < nalgo; a++)
         if (strstr(algo[a], "dedup=1") && !ext[a]) {
             skip[a] = 1;
             if (rank == 0) fprintf(stderr, "xchg-amg: %s skipped: it needs the global indices "
-                                   "of XCHG_Neighbor_alltoallv_topo_init_ext (%s)\n", algo[a],
-                                   have_ext ? "--init=plain" : "not in this libxchg");
+                                   "of XCHG_Neighbor_alltoallv_topo_init_ext "
+                                   "(--init=plain)\n", algo[a]);
         }
 
     int *region_of = xmalloc((size_t)nranks * sizeof(int));
@@ -752,9 +739,7 @@ int main(int argc, char **argv)
     int nlevels = hypre_ParAMGDataNumLevels(amg_data);
     hypre_ParCSRMatrix **A_array = hypre_ParAMGDataAArray(amg_data);
     if (rank == 0) fprintf(stderr, "xchg-amg: %d ranks, %s (%d regions), grid %ldx%ld, %d "
-                           "levels, _ext init %s, stats %s\n", nranks, region_label, nregions,
-                           o.n, o.n, nlevels, have_ext ? "available" : "absent",
-                           have_stats ? "XCHG_Neighbor_stats_get" : "from the pattern");
+                           "levels\n", nranks, region_label, nregions, o.n, o.n, nlevels);
 
     /* xchg's communicator (--comm=plain): errors come back as codes; xchg's
      * first use of it (a collective duplicate) before the timings. */
@@ -854,26 +839,21 @@ int main(int argc, char **argv)
                 pt.recvbuf[pt.nrecvvals / 2] += 1.0;
             long bad = check_exchange(A, &pt, yref);
 
-            stats st = mine;
-            const char *source = is_standard(algo[a]) ? "pattern" : "none";
-            if (have_stats) {
-                XCHG_Neighbor_stats xs;
-                if ((rc = XCHG_Neighbor_stats_get(req, &xs)) != MPI_SUCCESS)
-                    DIE("XCHG_Neighbor_stats_get: %s", XCHG_Last_error());
-                stats got = {xs.inter_messages, xs.intra_messages, xs.inter_bytes,
-                             xs.intra_bytes};
-                if (is_standard(algo[a]) &&
-                    (got.inter_msgs != mine.inter_msgs || got.intra_msgs != mine.intra_msgs ||
-                     got.inter_bytes != mine.inter_bytes || got.intra_bytes != mine.intra_bytes)) {
-                    fprintf(stderr, "xchg-amg: rank %d, level %d: XCHG_Neighbor_stats_get says "
-                            "inter %lld msgs %lld B, intra %lld msgs %lld B; the pattern says "
-                            "%lld, %lld, %lld, %lld\n", rank, l, got.inter_msgs, got.inter_bytes,
-                            got.intra_msgs, got.intra_bytes, mine.inter_msgs, mine.inter_bytes,
-                            mine.intra_msgs, mine.intra_bytes);
-                    bad++;
-                }
-                st = got;
-                source = "xchg";
+            /* What this rank sends per start, from xchg; for standard, it
+             * must equal the count from the pattern (a failed check if not). */
+            XCHG_Neighbor_stats xs;
+            if ((rc = XCHG_Neighbor_stats_get(req, &xs)) != MPI_SUCCESS)
+                DIE("XCHG_Neighbor_stats_get: %s", XCHG_Last_error());
+            stats st = {xs.inter_messages, xs.intra_messages, xs.inter_bytes, xs.intra_bytes};
+            if (is_standard(algo[a]) &&
+                (st.inter_msgs != mine.inter_msgs || st.intra_msgs != mine.intra_msgs ||
+                 st.inter_bytes != mine.inter_bytes || st.intra_bytes != mine.intra_bytes)) {
+                fprintf(stderr, "FAIL xchg-amg: rank %d, level %d: XCHG_Neighbor_stats_get "
+                        "says inter %lld msgs %lld B, intra %lld msgs %lld B; the pattern "
+                        "says %lld, %lld, %lld, %lld\n", rank, l, st.inter_msgs,
+                        st.inter_bytes, st.intra_msgs, st.intra_bytes, mine.inter_msgs,
+                        mine.inter_bytes, mine.intra_msgs, mine.intra_bytes);
+                bad++;
             }
 
             /* Timed starts: min over reps of (max over ranks of the mean). */
@@ -906,13 +886,11 @@ int main(int argc, char **argv)
             ran++;
             long long imsg = max_ll(st.inter_msgs), amsg = max_ll(st.intra_msgs),
                       ib = max_ll(st.inter_bytes), ab = max_ll(st.intra_bytes);
-            int known = have_stats || is_standard(algo[a]);
             if (rank == 0) {
                 fprintf(csv, "%d,%s,%d,%ld,%d,%lld,%lld,%d,%s,%s,", nranks, region_label,
                         nregions, o.n, l, rows, nnz, nactive, algo[a], ext[a] ? "ext" : "plain");
-                if (known) fprintf(csv, "%lld,%lld,%lld,%lld,", imsg, amsg, ib, ab);
-                else fprintf(csv, ",,,,");
-                fprintf(csv, "%s,%.9f,%.9f,%s,%lld,%lld,%s\n", source, tinit_max, best,
+                fprintf(csv, "%lld,%lld,%lld,%lld,", imsg, amsg, ib, ab);
+                fprintf(csv, "%s,%.9f,%.9f,%s,%lld,%lld,%s\n", "xchg", tinit_max, best,
                         allbad ? "FAIL" : "ok", pair_max, pair_unique_max,
                         o.graph ? "graph" : "plain");
                 fflush(csv);

@@ -2,8 +2,11 @@
 """Tables and a plot from xchg-amg's CSV (docs/results/neighbor-amg/run.sh).
 
 usage: python3 report.py [--algos=LIST] results.csv
-Writes, next to the CSV: tables.md, neighbor-amg.png, and the tables into
-README.md between the lines "<!-- tables:begin -->" and "<!-- tables:end -->".
+Writes, next to the CSV: tables.md, neighbor-amg.png (Figures 8-10),
+neighbor-amg-init.png (init vs start), and the tables into README.md between
+the lines "<!-- tables:begin -->" and "<!-- tables:end -->". A load.txt next
+to the CSV (run.sh: the load average each configuration started under) is
+quoted.
 """
 import csv
 import os
@@ -44,12 +47,17 @@ def main():
     inits = OrderedDict()
     for r in rows:
         inits.setdefault("`%s` %s init" % (r["algo"], r["init"]), 1)
-    sources = OrderedDict()
-    for r in rows:
-        sources.setdefault("`%s` from %s" % (r["algo"], r["stats_source"]), 1)
-    out.append("Communicator: %s. Init: %s. Message counts: %s." % (
+    sources = sorted(set(r["stats_source"] for r in rows))
+    load = os.path.join(here, "load.txt")
+    if os.path.exists(load):
+        with open(load) as f:
+            lines = [x.strip() for x in f if x.strip()]
+        out.append("Load when each configuration started (`load.txt`): " +
+                   "; ".join(lines) + ".")
+    out.append("Communicator: %s. Init: %s. Messages and bytes: %s." % (
         " / ".join(sorted(set(r.get("comm", "plain") for r in rows))), ", ".join(inits),
-        ", ".join(sources)))
+        "`XCHG_Neighbor_stats_get` (standard's checked against the pattern by xchg-amg)"
+        if sources == ["xchg"] else "from " + ", ".join(sources)))
     if missing:
         out.append("Not run (not registered in this build of xchg, or skipped): " +
                    ", ".join("`%s`" % a for a in missing) + ".")
@@ -90,13 +98,66 @@ def main():
                 r["level"], r["active_ranks"], a, u,
                 "%.0f%%" % (100.0 * (a - u) / a) if a else "-"))
         out.append("")
+        # reductions against standard / locality, per level
+        def get(level, algo, key):
+            for r in rs:
+                if r["level"] == level and r["algo"] == algo and r[key] != "":
+                    return float(r[key])
+            return None
+        levels = []
+        for r in rs:
+            if r["level"] not in levels:
+                levels.append(r["level"])
+        loc_algos = [a for a in algos if a.startswith("locality")]
+        if "standard" in algos and loc_algos:
+            out.append("Reductions per level (maxima over ranks): inter-region messages "
+                       "of standard and of each locality variant; inter-region bytes of "
+                       "standard, locality and dedup (dedup's saving against locality).")
+            out.append("")
+            hdr = "| level | rows | std msgs | " + " | ".join(
+                "%s msgs" % a.replace("locality", "loc") for a in loc_algos) + \
+                " | std bytes | loc bytes | dedup bytes | dedup vs loc |"
+            out.append(hdr)
+            out.append("|" + "---:|" * (hdr.count("|") - 1))
+            for lv in levels:
+                row = next(r for r in rs if r["level"] == lv)
+                cells = [lv, row["rows"]]
+                sm = get(lv, "standard", "inter_msgs")
+                cells.append("%d" % sm if sm is not None else "-")
+                for a in loc_algos:
+                    m = get(lv, a, "inter_msgs")
+                    cells.append("%d" % m if m is not None else "-")
+                sb = get(lv, "standard", "inter_bytes")
+                lb = get(lv, "locality", "inter_bytes")
+                db = get(lv, "locality:dedup=1", "inter_bytes")
+                cells += ["%d" % x if x is not None else "-" for x in (sb, lb, db)]
+                cells.append("%.0f%%" % (100.0 * (lb - db) / lb) if lb and db is not None
+                             else "-")
+                out.append("| " + " | ".join(cells) + " |")
+            out.append("")
+        # init against start
+        out.append("Setup against use: init time (max over ranks, one init) and time per "
+                   "start, in us, and the starts after which the init equals the "
+                   "starts' time (init / start).")
+        out.append("")
+        hdr = "| level | " + " | ".join("%s init / start (x)" % a for a in algos) + " |"
+        out.append(hdr)
+        out.append("|---:|" + "---|" * len(algos))
+        for lv in levels:
+            cells = [lv]
+            for a in algos:
+                i, t = get(lv, a, "init_s"), get(lv, a, "time_s")
+                cells.append("%.0f / %.0f (%.1f)" % (1e6 * i, 1e6 * t, i / t)
+                             if i is not None and t else "-")
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
         # sum over levels per algorithm (Figure 11's measure)
         sums = OrderedDict()
         for r in rs:
             sums[r["algo"]] = sums.get(r["algo"], 0.0) + float(r["time_s"])
         base = sums.get("standard")
         out.append("Sum over levels of the time per exchange: " + "; ".join(
-            "`%s` %.1f us%s" % (a, 1e6 * t, " (%.2fx standard)" % (base / t) if base and a !=
+            "`%s` %.1f us%s" % (a, 1e6 * t, " (%.2fx standard's)" % (t / base) if base and a !=
                                 "standard" else "") for a, t in sums.items()) + ".")
         out.append("")
     text = "\n".join(out)
@@ -114,7 +175,8 @@ def main():
                 f.write(doc)
 
     plot(configs, algos, os.path.join(here, "neighbor-amg.png"))
-    print("report.py: wrote tables.md, neighbor-amg.png%s" %
+    plot_init(configs, algos, os.path.join(here, "neighbor-amg-init.png"))
+    print("report.py: wrote tables.md, neighbor-amg.png, neighbor-amg-init.png%s" %
           (", README.md tables" if os.path.exists(readme) else ""), file=sys.stderr)
     if bad:
         sys.exit("report.py: %d rows failed their check" % len(bad))
@@ -142,19 +204,52 @@ def plot(configs, algos, png):
                 ys = [float(p[1]) * (1e6 if key == "time_s" else 1) for p in pts]
                 ax.plot(xs, ys, styles[ci % len(styles)], marker="o", ms=3,
                         color=colours[ai % len(colours)],
-                        label="%s, %s" % (algo, cfg[1].replace("vnodes=", "nodes of ")))
+                        label="%s, %s ranks, %s" % (algo, cfg[0],
+                                                    cfg[1].replace("vnodes=", "nodes of ")))
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("AMG level")
         ax.grid(alpha=0.3)
         if key in ("inter_bytes", "time_s"):
             ax.set_yscale("log")
-    axes.flat[0].legend(fontsize=7)
+    axes.flat[0].legend(fontsize=6)
     first = next(iter(configs))
     fig.suptitle("xchg-amg: BoomerAMG SpMV halo exchange per level, rotated anisotropic "
                  "diffusion %sx%s, %s ranks (2 cores, oversubscribed)" %
-                 (first[3], first[3], first[0]), fontsize=10)
+                 (first[3], first[3], "/".join(sorted(set(c[0] for c in configs), key=int))),
+                 fontsize=10)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
+
+
+def plot_init(configs, algos, png):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colours = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown"]
+    fig, axes = plt.subplots(1, len(configs), figsize=(5 * len(configs), 4), squeeze=False)
+    for ax, (cfg, rs) in zip(axes.flat, configs.items()):
+        for ai, algo in enumerate(algos):
+            pts = [(int(r["level"]), float(r["init_s"]) * 1e6, float(r["time_s"]) * 1e6)
+                   for r in rs if r["algo"] == algo]
+            if not pts:
+                continue
+            c = colours[ai % len(colours)]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", marker="o", ms=3, color=c,
+                    label="%s init" % algo)
+            ax.plot([p[0] for p in pts], [p[2] for p in pts], ":", marker="x", ms=3, color=c,
+                    label="%s start" % algo)
+        ax.set_yscale("log")
+        ax.set_xlabel("AMG level")
+        ax.set_ylabel("us")
+        ax.set_title("%s ranks, %s" % (cfg[0], cfg[1].replace("vnodes=", "nodes of ")),
+                     fontsize=10)
+        ax.grid(alpha=0.3)
+    axes.flat[0].legend(fontsize=6)
+    fig.suptitle("xchg-amg: init (solid) vs one start (dotted) per level "
+                 "(2 cores, oversubscribed)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(png, dpi=100)
 
 
 if __name__ == "__main__":

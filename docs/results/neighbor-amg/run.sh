@@ -1,46 +1,67 @@
 #!/bin/sh
 # The per-level study of issue 11 (Collom, Li, Bienz 2023, Figures 8-10):
 # BoomerAMG's SpMV halo exchanges on the rotated anisotropic diffusion
-# problem through xchg, per level and algorithm, with virtual nodes of 4 and
-# of 2 ranks. Run from the repository root (after scripts/setup):
-#   sh docs/results/neighbor-amg/run.sh [--algos=LIST] [--n=N] [--ranks=P] [--iters=K]
-# defaults: --algos=standard,mpi,locality,locality:dedup=1 --n=512 --ranks=8 --iters=1000
-# (algorithms that this build of xchg does not register are reported and
-# skipped). Writes results.csv, tables.md, neighbor-amg.png here and the
-# tables of README.md (between its "tables" markers).
+# problem through xchg, per level and algorithm, for each configuration
+# RANKS:NODESIZE of --configs (XCHG_VIRTUAL_NODES=NODESIZE). Run from the
+# repository root (after scripts/setup):
+#   sh docs/results/neighbor-amg/run.sh [--algos=LIST] [--n=N] [--configs=8:4,8:2,16:4]
+#                                       [--iters=K] [--maxload=L]
+# defaults: --algos=standard,mpi,locality,locality:balance=bytes,locality:dedup=1
+#           --n=512 --configs=8:4,8:2,16:4 --iters=300 --maxload=3
+# Before each configuration it waits (up to 2 minutes, in 20 s steps) for
+# the 1-minute load average to fall to --maxload, then runs anyway, and
+# records the load it started under in load.txt (report.py prints it).
+# Writes results.csv, load.txt, tables.md, neighbor-amg.png,
+# neighbor-amg-init.png here and the tables of README.md (between its
+# "tables" markers).
 set -e
 here=docs/results/neighbor-amg
-algos=standard,mpi,locality,locality:dedup=1
+algos=standard,mpi,locality,locality:balance=bytes,locality:dedup=1
 n=512
-ranks=8
-iters=1000
+configs=8:4,8:2,16:4
+iters=300
+maxload=3
 for arg in "$@"; do
     case $arg in
     --algos=*) algos=${arg#--algos=} ;;
     --n=*) n=${arg#--n=} ;;
-    --ranks=*) ranks=${arg#--ranks=} ;;
+    --configs=*) configs=${arg#--configs=} ;;
     --iters=*) iters=${arg#--iters=} ;;
-    *) echo "usage: sh $here/run.sh [--algos=LIST] [--n=N] [--ranks=P] [--iters=K]" >&2; exit 2 ;;
+    --maxload=*) maxload=${arg#--maxload=} ;;
+    *) echo "usage: sh $here/run.sh [--algos=LIST] [--n=N] [--configs=P:V,...] [--iters=K] [--maxload=L]" >&2
+       exit 2 ;;
     esac
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 unset XCHG_NEIGHBOR_ALLTOALLV XCHG_VIRTUAL_PLACEMENT
-[ -f build/build.ninja ] || cmake -S . -B build -G Ninja -DMPI_C_COMPILER=mpicc.openmpi >/dev/null
-ninja -C build xchg-amg >/dev/null
+[ -d build ] || { echo "run.sh: no build/ (scripts/setup)" >&2; exit 2; }
+cmake --build build --target xchg-amg >/dev/null
 out=$here/results.csv
-rm -f $out
-for v in 4 2; do
-    echo "== $ranks ranks, virtual nodes of $v, grid ${n}x$n: $algos" >&2
+rm -f $out $here/load.txt
+load1() { cut -d' ' -f1 /proc/loadavg; }
+for cfg in $(echo "$configs" | tr , ' '); do
+    ranks=${cfg%%:*} v=${cfg#*:}
+    waited=0
+    while [ $waited -lt 120 ] && awk -v l="$(load1)" -v m="$maxload" 'BEGIN { exit !(l > m) }'; do
+        echo "run.sh: load $(load1) > $maxload: waiting" >&2
+        sleep 20
+        waited=$((waited + 20))
+    done
+    echo "$ranks ranks, nodes of $v: $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores" >> $here/load.txt
+    echo "== $ranks ranks, virtual nodes of $v, grid ${n}x$n: $algos (load $(load1))" >&2
     # flock: one timing run at a time on a shared machine
-    XCHG_VIRTUAL_NODES=$v flock /tmp/xchg-bench.lock timeout 600 \
+    XCHG_VIRTUAL_NODES=$v flock /tmp/xchg-bench.lock timeout 900 \
         mpirun.openmpi --oversubscribe -n "$ranks" build/apps/amg/xchg-amg --n="$n" \
         --algos="$algos" --iters="$iters" --warmup=20 --reps=3 --solve --csv=$here/tmp.csv
     if [ -f $out ]; then tail -n +2 $here/tmp.csv >> $out; else cp $here/tmp.csv $out; fi
 done
 rm -f $here/tmp.csv
 # Debian's python3 has python3-matplotlib (scripts/setup); a python3 earlier
-# on PATH may not.
-py=/usr/bin/python3
-[ -x $py ] || py=python3
+# on PATH (pyenv) may not: take the first that imports it.
+py=
+for c in /usr/bin/python3 python3; do
+    if "$c" -c 'import matplotlib' 2>/dev/null; then py=$c; break; fi
+done
+[ -n "$py" ] || { echo "run.sh: no python3 with matplotlib" >&2; exit 2; }
 $py $here/report.py --algos="$algos" $out
