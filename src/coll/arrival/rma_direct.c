@@ -128,8 +128,9 @@ typedef struct rma_state {
 #define ARRIVE_DISP(P, s) ((MPI_Aint)(s) * 8)
 #define DONE_DISP(P, s) ((MPI_Aint)(P) * 8 + (MPI_Aint)(s) * 8)
 #define ADDR_DISP(P, s) ((MPI_Aint)(P) * 16 + (MPI_Aint)(s) * 8)
+#define CTRL_BYTES(P) (((MPI_Aint)(P) * 24 + 63) / 64 * 64)
 #define SLOT_DISP(st, par, s)                                                        \
-    ((MPI_Aint)(st)->P * 24 + ((MPI_Aint)(par) * (st)->P + (s)) * (MPI_Aint)(st)->slot)
+    (CTRL_BYTES((st)->P) + ((MPI_Aint)(par) * (st)->P + (s)) * (MPI_Aint)(st)->slot)
 
 /* Nothing new yet: let other ranks' operations progress before polling again.
  * A poll of the own flags may be served by shared memory alone (Open MPI's
@@ -248,7 +249,10 @@ static int init(xchg_plan *plan)
     st->zerocopy_ok = st->user != MPI_WIN_NULL || st->dyn != MPI_WIN_NULL;
     st->slot = scheme == SCHEME_ZEROCOPY && st->zerocopy_ok ? 0
                                                             : plan->choice.value[PARAM_THRESHOLD];
-    MPI_Aint size = (MPI_Aint)P * 24 + 2 * (MPI_Aint)P * (MPI_Aint)st->slot;
+    /* Rounded up to a multiple of 64 bytes: MPICH 4.0.2 (ch4:ucx) misplaces
+     * the data of a shared-memory window whose local size is not a multiple
+     * of 16 (seen at P = 3: puts landed beside the slots they addressed). */
+    MPI_Aint size = (CTRL_BYTES(P) + 2 * (MPI_Aint)P * (MPI_Aint)st->slot + 63) / 64 * 64;
     XCHG_CHECK(MPI_Win_allocate(size, 1, MPI_INFO_NULL, ctx->comm, &st->base, &st->win));
     memset(st->base, 0, (size_t)P * 24); /* before any peer can write: the barrier below */
     XCHG_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, st->win));
@@ -280,7 +284,7 @@ static int copy_send_batch(rma_state *st, const xchg_args *a, const char *packed
     for (int i = 0; i < n; i++)
         XCHG_CHECK(MPI_Put(send_bytes(a, packed, batch[i]) + off, (int)len, MPI_BYTE, batch[i],
                            SLOT_DISP(st, par, st->me), (int)len, MPI_BYTE, st->win));
-    XCHG_CHECK(MPI_Win_flush_all(st->win));
+    for (int i = 0; i < n; i++) XCHG_CHECK(MPI_Win_flush(batch[i], st->win));
     XCHG_CHECK(raise_flags(st, batch, n, DONE_DISP(st->P, st->me)));
 fail:
     return rc;
