@@ -1,6 +1,6 @@
 /*
  * xchg-arrival: stress test of the one-sided, arrival-aware algorithms
- * (src/coll/arrival/). Thousands of consecutive calls of one plan, each
+ * (src/coll/arrival/: rma_direct, shm_direct). Thousands of consecutive calls of one plan, each
  * preceded on every rank by a seeded random delay (usleep), each result
  * compared byte for byte with the MPI library's own collective. A flag left
  * over from an earlier call, a block overwritten by a peer that ran ahead,
@@ -9,7 +9,9 @@
  * scribbled over right after each call).
  *
  * Usage: xchg-arrival [--calls=N] [--max-bytes=B] [--max-delay-us=U] [--seed=S]
- *                     [--select=SEL] (default: every scheme x aware of rma_direct)
+ *                     [--select=SEL] (default: every scheme x aware of rma_direct,
+ *                     and shm_direct aware=1/0 with 64-byte rounds)
+ * Set XCHG_VIRTUAL_NODES (e.g. 2) to give shm_direct several nodes.
  * Block sizes are drawn per call from 0..max-bytes (the same on every rank),
  * so the copy and zerocopy paths (and auto's switch) alternate within one
  * plan; one call in 8 uses MPI_IN_PLACE. The last line on rank 0 is
@@ -122,7 +124,7 @@ int main(int argc, char **argv)
     }
     /* Thresholds inside the size range, so auto switches between schemes
      * and copy runs in several rounds for the larger blocks. */
-    static char defaults[6][96];
+    static char defaults[8][96];
     const char *sels[8];
     int nsel = 0;
     if (select) sels[nsel++] = select;
@@ -136,6 +138,11 @@ int main(int argc, char **argv)
                 sels[nsel] = defaults[nsel];
                 nsel++;
             }
+        for (int aware = 1; aware >= 0; aware--) { /* several rounds per call */
+            snprintf(defaults[nsel], sizeof defaults[nsel], "shm_direct:chunk=64,aware=%d", aware);
+            sels[nsel] = defaults[nsel];
+            nsel++;
+        }
     }
     int passed = 0, failed = 0;
     const char *colls[] = {"alltoall", "allgather"};

@@ -76,6 +76,8 @@
 
 /* One-sided communication (src/coll/arrival/) */
 #define MPI_Win_allocate PMPI_Win_allocate
+#define MPI_Win_allocate_shared PMPI_Win_allocate_shared
+#define MPI_Win_shared_query PMPI_Win_shared_query
 #define MPI_Win_create PMPI_Win_create
 #define MPI_Win_create_dynamic PMPI_Win_create_dynamic
 #define MPI_Win_attach PMPI_Win_attach
