@@ -3,7 +3,8 @@
 
   arrival-<coll>-<dist>.png  completion time (mean over ranks of exit minus own
                              arrival) against S, one panel per MIF, one line per
-                             row (MPI, rma_direct copy/zerocopy, aware=1/0):
+                             row (MPI, rma_direct copy/zerocopy, shm_direct,
+                             aware=1/0):
                              the layout of Figures 8 and 11 of Qian & Afsahi 2011
 Prints a markdown table on stdout: per collective, distribution, MIF and S, the
 completion time of each row and the gain of arrival awareness
@@ -28,8 +29,10 @@ OUTDIR = sys.argv[2] if len(sys.argv) > 2 else HERE
 def label(algo):
     if algo == "MPI":
         return "MPI"
-    params = dict(kv.split("=") for kv in algo.split(":", 1)[1].split(","))
-    return "%s%s" % (params["scheme"], "" if params["aware"] == "1" else " (not aware)")
+    name, rest = algo.split(":", 1)
+    params = dict(kv.split("=") for kv in rest.split(","))
+    kind = params["scheme"] if name == "rma_direct" else "shm"
+    return "%s%s" % (kind, "" if params["aware"] == "1" else " (not aware)")
 
 
 rows = [r for r in csv.DictReader(open(CSV)) if r["status"] == "ok"]
@@ -62,8 +65,8 @@ for (coll, dist), by_mif in sorted(data.items()):
     print("wrote %s" % path, file=sys.stderr)
 
 print("| coll | dist | MIF | S | MPI | copy | copy (not aware) | zerocopy | zerocopy (not aware) "
-      "| gain copy | gain zerocopy |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+      "| shm | shm (not aware) | gain copy | gain zerocopy | gain shm |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for (coll, dist), by_mif in sorted(data.items()):
     for mif in sorted(by_mif):
         sizes = sorted({p[0] for pts in by_mif[mif].values() for p in pts})
@@ -73,7 +76,8 @@ for (coll, dist), by_mif in sorted(data.items()):
             cell = lambda k: "%.1f" % t[k] if t.get(k) else "-"  # noqa: E731
             gain = lambda a, b: ("%.2f" % (t[b] / t[a])  # noqa: E731
                                  if t.get(a) and t.get(b) else "-")
-            print("| %s | %s | %g | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            print("| %s | %s | %g | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 coll, dist, mif, s, cell("MPI"), cell("copy"), cell("copy (not aware)"),
-                cell("zerocopy"), cell("zerocopy (not aware)"),
-                gain("copy", "copy (not aware)"), gain("zerocopy", "zerocopy (not aware)")))
+                cell("zerocopy"), cell("zerocopy (not aware)"), cell("shm"),
+                cell("shm (not aware)"), gain("copy", "copy (not aware)"),
+                gain("zerocopy", "zerocopy (not aware)"), gain("shm", "shm (not aware)")))

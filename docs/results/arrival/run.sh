@@ -4,9 +4,10 @@
 # measured with tools/xchg-bench --skew MIF --skew-dist D (Qian & Afsahi
 # 2011, Sections 3.2 and 6): after a barrier each rank waits a seeded delay
 # bounded by MIF x T(S), T(S) the ping-pong time of one S-byte message, then
-# enters the collective. Rows: MPI's own collective, and rma_direct with
-# scheme=copy and scheme=zerocopy, each arrival aware (aware=1) and the
-# non-aware Direct baseline (aware=0) on the same code.
+# enters the collective. Rows: MPI's own collective; rma_direct with
+# scheme=copy and scheme=zerocopy (PAP_Direct; aware=0: the paper's Direct);
+# shm_direct (PAP_Shm_Direct; aware=0: Shm_Direct) on virtual nodes of
+# NODES ranks (XCHG_VIRTUAL_NODES, default 2: 4 nodes of 2 at P=8).
 # Columns (CSV): median_us = completion time (mean over ranks of exit minus
 # own arrival, median over iterations), span_us = last exit - first arrival.
 #
@@ -14,7 +15,7 @@
 #   sh docs/results/arrival/run.sh                 full study (quiet machine!)
 #   P=4 ITER=20 SIZES=64:256 MIFS="1 32" DISTS=uniform QUIET=0 \
 #     OUT=/tmp/arrival.csv sh docs/results/arrival/run.sh     a tiny check
-# Environment: P (ranks, 8), ITER (iterations per row, 200), ROUNDS (10),
+# Environment: P (ranks, 8), NODES (ranks per virtual node, 2), ITER (iterations per row, 200), ROUNDS (10),
 #   SIZES (-m of xchg-bench, 1:65536), MIFS ("1 32 128 512"),
 #   DISTS ("uniform one-late"), COLLS ("alltoall allgather"),
 #   QUIET (1: wait until the CPUs are 90% idle before each run),
@@ -24,6 +25,7 @@
 # zerocopy would silently run the copy path. plot.py draws the figures.
 set -e
 P=${P:-8}
+NODES=${NODES:-2}
 ITER=${ITER:-200}
 ROUNDS=${ROUNDS:-10}
 SIZES=${SIZES:-1:65536}
@@ -58,11 +60,13 @@ for coll in $COLLS; do
     for mif in $MIFS; do
       echo "$coll --skew $mif --skew-dist $dist (P=$P)" >&2
       wait_quiet
-      mpirun.openmpi --oversubscribe -n "$P" build-bench/tools/xchg-bench -c "$coll" \
+      XCHG_VIRTUAL_NODES=$NODES mpirun.openmpi --oversubscribe -x XCHG_VIRTUAL_NODES -n "$P" \
+        build-bench/tools/xchg-bench -c "$coll" \
         -m "$SIZES" -i "$ITER" -x $((ITER / 10 + 1)) -r "$ROUNDS" --seed 1 \
         --skew "$mif" --skew-dist "$dist" \
         --algo rma_direct:scheme=copy,aware=1 --algo rma_direct:scheme=copy,aware=0 \
         --algo rma_direct:scheme=zerocopy,aware=1 --algo rma_direct:scheme=zerocopy,aware=0 \
+        --algo shm_direct:aware=1 --algo shm_direct:aware=0 \
         --csv "$tmp" >/dev/null
       if [ -s "$OUT" ]; then tail -n +2 "$tmp" >>"$OUT"; else cat "$tmp" >"$OUT"; fi
     done
