@@ -10,7 +10,8 @@
  *
  * Usage: xchg-arrival [--calls=N] [--max-bytes=B] [--max-delay-us=U] [--seed=S]
  *                     [--select=SEL] (default: every scheme x aware of rma_direct,
- *                     and shm_direct aware=1/0 with 64-byte rounds)
+ *                     and shm_direct aware=1/0; thresholds and chunks of max(max-bytes/3, 1024)
+ *                     bytes, so larger blocks take several rounds)
  * Set XCHG_VIRTUAL_NODES (e.g. 2) to give shm_direct several nodes.
  * Block sizes are drawn per call from 0..max-bytes (the same on every rank),
  * so the copy and zerocopy paths (and auto's switch) alternate within one
@@ -105,7 +106,7 @@ static int run_case(const char *coll, const char *sel, int calls, int max_bytes,
 
 int main(int argc, char **argv)
 {
-    int calls = 2000, max_bytes = 300, max_delay = 200, rank;
+    int calls = 2000, max_bytes = 3000, max_delay = 200, rank;
     uint64_t seed = 1;
     const char *select = NULL;
     MPI_Init(&argc, &argv);
@@ -134,12 +135,13 @@ int main(int argc, char **argv)
             for (int aware = 1; aware >= 0; aware--) {
                 snprintf(defaults[nsel], sizeof defaults[nsel],
                          "rma_direct:scheme=%s,threshold=%d,aware=%d", schemes[s],
-                         max_bytes / 3 > 64 ? max_bytes / 3 : 64, aware);
+                         max_bytes / 3 > 1024 ? max_bytes / 3 : 1024, aware);
                 sels[nsel] = defaults[nsel];
                 nsel++;
             }
         for (int aware = 1; aware >= 0; aware--) { /* several rounds per call */
-            snprintf(defaults[nsel], sizeof defaults[nsel], "shm_direct:chunk=64,aware=%d", aware);
+            snprintf(defaults[nsel], sizeof defaults[nsel], "shm_direct:chunk=%d,aware=%d",
+                     max_bytes / 3 > 1024 ? max_bytes / 3 : 1024, aware);
             sels[nsel] = defaults[nsel];
             nsel++;
         }

@@ -543,7 +543,7 @@ fail:
                               .help = "copy: intermediate slots; zerocopy: into the " \
                                       "receive buffer; auto: copy up to threshold"},  \
             [PARAM_THRESHOLD] = {.name = "threshold", .kind = XCHG_PARAM_INT,         \
-                                 .def = 8192, .min = 64, .max = 1 << 24,              \
+                                 .def = 8192, .min = 1024, .max = 1 << 24,              \
                                  .help = "bytes per block: copy slot size and the "   \
                                          "auto switch to zerocopy"},                  \
             [PARAM_AWARE] = {.name = "aware", .kind = XCHG_PARAM_INT, .def = 1,       \

@@ -470,8 +470,8 @@ fail:
         .reference = "Qian & Afsahi 2011", .init = init, .run = shm_direct,           \
         .destroy = destroy, .num_params = 2,                                          \
         .params = {                                                                   \
-            [PARAM_CHUNK] = {.name = "chunk", .kind = XCHG_PARAM_INT, .def = 1024,    \
-                             .min = 64, .max = 1 << 20,                               \
+            [PARAM_CHUNK] = {.name = "chunk", .kind = XCHG_PARAM_INT, .def = 4096,    \
+                             .min = 1024, .max = 1 << 20,                               \
                              .help = "bytes of each block per round (shared and "     \
                                      "slot buffers are sized by it)"},                \
             [PARAM_AWARE] = {.name = "aware", .kind = XCHG_PARAM_INT, .def = 1,       \
