@@ -45,7 +45,11 @@ typedef struct bench_options {
     int breakdown;                /* --breakdown: per-phase medians */
     int persistent;               /* --persistent N: starts per request (0: off) */
     int first_call;               /* --first-call: first calls on fresh communicators */
+    double skew_mif;              /* --skew MIF: random arrival delays (0: off) */
+    int skew_dist;                /* --skew-dist: SKEW_UNIFORM or SKEW_ONE_LATE */
 } bench_options;
+
+enum { SKEW_UNIFORM, SKEW_ONE_LATE };
 
 /* The algorithms to run: selection strings, after expanding all and sweeps. */
 typedef struct bench_algo_list {
@@ -61,6 +65,7 @@ typedef struct bench_workload {
     char *sendbuf, *recvbuf, *refbuf;
     size_t send_bytes, recv_bytes;
     long long total_bytes;        /* bytes this rank sends (for reports) */
+    double message_us;            /* --skew: time of one message of S bytes (ping-pong) */
 } bench_workload;
 
 typedef enum { ROW_OK, ROW_WRONG, ROW_FAILED, ROW_NOT_APPLICABLE } bench_status;
@@ -88,6 +93,9 @@ typedef struct bench_result {
     bench_status first_status;
     double ctx_us;                /* XCHG_Comm_set_algorithm on it (NAN for MPI) */
     double first_us, second_us;   /* its first call (plan built) and second call */
+    /* --skew: median_us is then the paper's completion time (mean over ranks
+     * of exit minus own arrival); span_us: last exit minus first arrival */
+    double span_us, message_us;
 } bench_result;
 
 typedef struct bench_run_info {

@@ -51,6 +51,14 @@ void bench_report_header(const bench_run_info *info, FILE *out)
             o->coll == XCHG_ALLTOALLV ? "Alltoallv" : o->coll == XCHG_ALLTOALL ? "Alltoall"
                                                                                : "Allgather");
     fprintf(out, "# scratch = peak scratch memory of the call (bytes, max over ranks)\n");
+    if (o->skew_mif > 0)
+        fprintf(out, "# --skew %g, %s: after the barrier %s before the\n"
+                     "#   call, T(S) = one S-byte message (ping-pong, msg_us); median_us is the\n"
+                     "#   completion time (mean over ranks of exit - own arrival), span_us the last\n"
+                     "#   exit - first arrival, medians over iterations (Qian & Afsahi, Sect. 3.2)\n",
+                o->skew_mif, o->skew_dist == SKEW_ONE_LATE ? "one-late" : "uniform",
+                o->skew_dist == SKEW_ONE_LATE ? "one seeded rank per call waits MIF x T(S)"
+                                              : "each rank waits U[0, MIF x T(S))");
     if (o->breakdown)
         fprintf(out, "# --breakdown: per phase, the slowest rank's time in each iteration, median\n"
                      "#   over iterations (us); ranks wait inside phases, so phases need not add up\n");
@@ -70,6 +78,7 @@ void bench_report_header(const bench_run_info *info, FILE *out)
     fprintf(out, "%8s  %-*s %11s", "S", algo_width(info), "algorithm", "median_us");
     if (o->full) fprintf(out, " %11s %11s", "min_us", "max_us");
     fprintf(out, " %7s %10s", "ratio", "scratch");
+    if (o->skew_mif > 0) fprintf(out, " %11s %9s", "span_us", "msg_us");
     if (o->persistent)
         fprintf(out, " %10s %10s %10s %10s %8s", "init_us", "start1_us", "start_us", "call_us",
                 "call/blk");
@@ -106,6 +115,7 @@ void bench_report_row(const bench_run_info *info, const bench_result *r, FILE *o
         fprintf(out, "%11.2f", r->median_us);
         if (info->opt->full) fprintf(out, " %11.2f %11.2f", r->min_us, r->max_us);
         fprintf(out, " %7.2f %10lld", r->ratio, r->scratch_peak);
+        if (info->opt->skew_mif > 0) fprintf(out, " %11.2f %9.2f", r->span_us, r->message_us);
         report_setup(info->opt, r, out);
         for (int p = 0; info->opt->breakdown && p < BENCH_NUM_PHASES; p++)
             if (r->phase_seen & (1 << p))
@@ -244,6 +254,7 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
         fprintf(f, ",persistent_starts,persistent_status,init_us,first_start_us,start_us,"
                    "per_call_us,per_call_ratio,start_ratio,blocking_mean_us");
     if (o->first_call) fprintf(f, ",first_call_status,context_us,first_call_us,second_call_us");
+    if (o->skew_mif > 0) fprintf(f, ",skew_mif,skew_dist,message_us,span_us");
     fprintf(f, "\n");
     for (int i = 0; i < num_rows; i++) {
         const bench_result *r = &rows[i];
@@ -261,6 +272,11 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
             if (r->status == ROW_OK && (r->phase_seen & (1 << p))) fprintf(f, ",%.3f", r->phase_us[p]);
             else fprintf(f, ",");
         csv_setup(o, r, f);
+        if (o->skew_mif > 0) {
+            fprintf(f, ",%g,%s", o->skew_mif, o->skew_dist == SKEW_ONE_LATE ? "one-late" : "uniform");
+            if (r->status == ROW_OK) fprintf(f, ",%.3f,%.3f", r->message_us, r->span_us);
+            else fprintf(f, ",,");
+        }
         fprintf(f, "\n");
     }
     close_output(f);

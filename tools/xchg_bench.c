@@ -4,7 +4,7 @@
  *   mpirun -n 8 xchg-bench [-c alltoallv|alltoall|allgather] [-m MIN:MAX]
  *          [-i ITER] [-x WARMUP] [-f] [--algo SPEC]... [--dist D] [--seed N]
  *          [--csv FILE|-] [--json FILE|-] [--progress] [--breakdown]
- *          [--persistent N] [--first-call]
+ *          [--persistent N] [--first-call] [--skew MIF [--skew-dist uniform|one-late]]
  *
  * For every size S: MPI's own collective (PMPI_*) first, as the reference
  * result and the reference time, then every selected algorithm. Each
@@ -18,6 +18,17 @@
  * iteration, then the median over iterations (paper Figures 13-16 style).
  * --persistent N and --first-call add, per round and row, one persistent
  * request (init + N starts) or one fresh communicator (bench_setup.c).
+ * --skew MIF: imbalanced process arrival patterns, as in Section 3.2 of
+ * Qian & Afsahi (Int. J. Parallel Programming 39(4), 2011): after the
+ * barrier each rank spins for a delay bounded by MIF x T(S), T(S) the time of
+ * one message of S bytes (half the round trip of a ping-pong between ranks 0
+ * and 1, median of 20, measured per size), then enters the collective. The
+ * delays are seeded by (--seed, iteration, rank), so MPI and every algorithm
+ * see the same arrival pattern. uniform: each rank U[0, MIF x T); one-late:
+ * one rank per iteration (drawn from the seed) MIF x T late, the others on
+ * time. median_us becomes the paper's completion time (mean over ranks of
+ * exit minus own arrival, median over iterations) and span_us the last exit
+ * minus the first arrival (times relative to each rank's barrier exit).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -60,6 +71,12 @@ static void usage(FILE *out)
         "                       per-call time (init + N starts) / N next to the blocking median\n"
         "      --first-call     also per round a fresh communicator (MPI_Comm_dup): context\n"
         "                       creation, first call (builds the plan) and second call\n"
+        "      --skew MIF       arrival skew: each rank waits up to MIF x T(S) after the\n"
+        "                       barrier (T(S): one S-byte message, ping-pong); reports the\n"
+        "                       completion time (mean over ranks of exit - own arrival)\n"
+        "                       and span_us (last exit - first arrival)\n"
+        "      --skew-dist D    uniform (default): U[0, MIF x T) per rank; one-late: one\n"
+        "                       seeded rank per iteration MIF x T late, the others on time\n"
         "  -h, --help\n"
         "ratio = median time / median time of MPI's own collective; < 1 means xchg is faster.\n");
 }
@@ -80,7 +97,8 @@ static int parse_sizes(const char *text, bench_options *o)
 /* 0: run, 1: exit successfully (help), 2: usage error. */
 static int parse_options(int argc, char **argv, bench_options *o, int rank)
 {
-    enum { OPT_SEED = 256, OPT_CSV, OPT_JSON, OPT_PROGRESS, OPT_PERSISTENT, OPT_FIRST_CALL };
+    enum { OPT_SEED = 256, OPT_CSV, OPT_JSON, OPT_PROGRESS, OPT_PERSISTENT, OPT_FIRST_CALL,
+           OPT_SKEW, OPT_SKEW_DIST };
     static const struct option longs[] = {
         {"coll", required_argument, 0, 'c'},       {"message-size", required_argument, 0, 'm'},
         {"iterations", required_argument, 0, 'i'}, {"warmup", required_argument, 0, 'x'},
@@ -92,6 +110,8 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
         {"breakdown", no_argument, 0, 'b'},
         {"persistent", required_argument, 0, OPT_PERSISTENT},
         {"first-call", no_argument, 0, OPT_FIRST_CALL},
+        {"skew", required_argument, 0, OPT_SKEW},
+        {"skew-dist", required_argument, 0, OPT_SKEW_DIST},
         {0, 0, 0, 0}};
     *o = (bench_options){.coll = XCHG_ALLTOALLV, .coll_name = "alltoallv", .min_size = 16,
                          .max_size = 16384, .iterations = 500, .warmup = 50, .rounds = 10, .dist = DIST_UNIFORM,
@@ -126,6 +146,11 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
         case OPT_PROGRESS: o->progress = 1; break;
         case OPT_PERSISTENT: o->persistent = atoi(optarg); bad = o->persistent < 1; break;
         case OPT_FIRST_CALL: o->first_call = 1; break;
+        case OPT_SKEW: o->skew_mif = atof(optarg); bad = !(o->skew_mif > 0); break;
+        case OPT_SKEW_DIST:
+            bad = strcmp(optarg, "uniform") != 0 && strcmp(optarg, "one-late") != 0;
+            o->skew_dist = strcmp(optarg, "one-late") == 0 ? SKEW_ONE_LATE : SKEW_UNIFORM;
+            break;
         case 'h':
             if (rank == 0) usage(stdout);
             return 1;
@@ -148,6 +173,57 @@ static int compare_doubles(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static uint64_t skew_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* --skew: this rank's delay (seconds) before call `index` of a row. */
+static double skew_delay(const bench_options *o, const bench_workload *w, long index, int rank,
+                         int nranks)
+{
+    double bound = o->skew_mif * w->message_us * 1e-6;
+    uint64_t h = skew_mix(o->seed * 0x100000001b3ULL ^ (uint64_t)index);
+    if (o->skew_dist == SKEW_ONE_LATE) return (int)(h % (uint64_t)nranks) == rank ? bound : 0;
+    uint64_t r = skew_mix(h ^ ((uint64_t)(rank + 1) << 32));
+    return bound * (double)(r >> 11) / 9007199254740992.0; /* U[0, bound) */
+}
+
+/* --skew: T(S), the time of one S-byte message: half the round trip of a
+ * ping-pong between ranks 0 and 1 (median of 20 after 2 untimed), broadcast.
+ * P = 1: a model of 1 us + S / (1 GB/s). */
+static double measure_message_us(MPI_Comm comm, const bench_workload *w)
+{
+    int rank, nranks;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nranks);
+    double us = 1.0 + (double)w->size / 1e3;
+    if (nranks > 1) {
+        char *buf = calloc((size_t)w->size + 1, 1);
+        double rtt[20];
+        for (int i = -2; i < 20; i++) {
+            PMPI_Barrier(comm);
+            double t0 = MPI_Wtime();
+            if (rank == 0) {
+                PMPI_Send(buf, (int)w->size, MPI_BYTE, 1, 77, comm);
+                PMPI_Recv(buf, (int)w->size, MPI_BYTE, 1, 77, comm, MPI_STATUS_IGNORE);
+            } else if (rank == 1) {
+                PMPI_Recv(buf, (int)w->size, MPI_BYTE, 0, 77, comm, MPI_STATUS_IGNORE);
+                PMPI_Send(buf, (int)w->size, MPI_BYTE, 0, 77, comm);
+            }
+            if (i >= 0) rtt[i] = MPI_Wtime() - t0;
+        }
+        free(buf);
+        qsort(rtt, 20, sizeof rtt[0], compare_doubles);
+        us = 0.5 * 0.5 * (rtt[9] + rtt[10]) * 1e6;
+    }
+    PMPI_Bcast(&us, 1, MPI_DOUBLE, 0, comm);
+    return us;
+}
+
 /*
  * The timed loop: `warmup` untimed calls, then per iteration barrier, t0, the
  * call, t1, into times[0..count). The per-iteration times become the max over
@@ -155,19 +231,41 @@ static int compare_doubles(const void *a, const void *b)
  * With `phase_times` (--breakdown), the call's phase p goes to
  * phase_times[p * stride + iteration], also as the max over ranks, and
  * *phase_seen gets bit p when any rank reported phase p.
- * (--skew would hook in here: a delay before the call.)
+ * With --skew, each rank spins for its delay (seeded by the iteration's
+ * index `first_index + it`, so every row sees the same pattern) between the
+ * barrier and the call; times[] become the mean over ranks of exit minus own
+ * arrival and spans[] the last exit minus the first arrival.
  */
 static int bench_time_calls(const bench_options *o, bench_workload *w, int use_mpi,
                             MPI_Comm comm, int warmup, int count, double *times,
-                            double *phase_times, int stride, int *phase_seen)
+                            double *phase_times, int stride, int *phase_seen, long first_index,
+                            double *spans)
 {
-    int rc = MPI_SUCCESS, seen = 0;
+    int rc = MPI_SUCCESS, seen = 0, rank, nranks;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nranks);
+    double *arrive = NULL, *leave = NULL;
+    if (o->skew_mif > 0) {
+        arrive = malloc(2 * (size_t)(count + 1) * sizeof *arrive);
+        if (!arrive) return MPI_ERR_NO_MEM;
+        leave = arrive + count + 1;
+    }
     for (int it = 0; it < warmup + count && rc == MPI_SUCCESS; it++) {
         PMPI_Barrier(comm);
-        double t0 = MPI_Wtime();
+        double t0 = MPI_Wtime(), tb = t0;
+        if (arrive) { /* the arrival pattern: spin (a "random computation") */
+            double d = skew_delay(o, w, it < warmup ? -1 - it : first_index + it - warmup, rank,
+                                  nranks);
+            while ((t0 = MPI_Wtime()) - tb < d) {
+            }
+        }
         rc = bench_call(o, w, use_mpi, comm);
         double t1 = MPI_Wtime();
         if (it >= warmup) times[it - warmup] = t1 - t0;
+        if (it >= warmup && arrive) {
+            arrive[it - warmup] = t0 - tb;
+            leave[it - warmup] = t1 - tb;
+        }
         if (it >= warmup && phase_times) {
             const char *names[16];
             double seconds[16];
@@ -185,8 +283,20 @@ static int bench_time_calls(const bench_options *o, bench_workload *w, int use_m
     }
     int failed = rc != MPI_SUCCESS, any_failed = 0;
     PMPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm);
-    if (any_failed) return MPI_ERR_OTHER;
-    PMPI_Allreduce(MPI_IN_PLACE, times, count, MPI_DOUBLE, MPI_MAX, comm);
+    if (any_failed) {
+        free(arrive);
+        return MPI_ERR_OTHER;
+    }
+    if (arrive) {
+        PMPI_Allreduce(MPI_IN_PLACE, times, count, MPI_DOUBLE, MPI_SUM, comm);
+        for (int i = 0; i < count; i++) times[i] /= nranks;
+        PMPI_Allreduce(MPI_IN_PLACE, arrive, count, MPI_DOUBLE, MPI_MIN, comm);
+        PMPI_Allreduce(MPI_IN_PLACE, leave, count, MPI_DOUBLE, MPI_MAX, comm);
+        for (int i = 0; i < count; i++) spans[i] = leave[i] - arrive[i];
+        free(arrive);
+    } else {
+        PMPI_Allreduce(MPI_IN_PLACE, times, count, MPI_DOUBLE, MPI_MAX, comm);
+    }
     if (phase_times) {
         for (int p = 0; p < BENCH_NUM_PHASES; p++)
             PMPI_Allreduce(MPI_IN_PLACE, phase_times + p * stride, count, MPI_DOUBLE, MPI_MAX, comm);
@@ -268,11 +378,21 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
     MPI_Comm_size(comm, &nranks);
     double *times = malloc((size_t)num_rows * (size_t)o->iterations * sizeof *times);
     double *phases = NULL; /* --breakdown: [row][phase][iteration] */
+    double *spans = NULL;  /* --skew: [row][iteration] */
+    if (o->skew_mif > 0) {
+        spans = malloc((size_t)num_rows * (size_t)o->iterations * sizeof *spans);
+        if (!spans) {
+            free(times);
+            return MPI_ERR_NO_MEM;
+        }
+        w->message_us = measure_message_us(comm, w);
+    }
     if (o->breakdown)
         phases = malloc((size_t)num_rows * BENCH_NUM_PHASES * (size_t)o->iterations * sizeof *phases);
     if (!times || (o->breakdown && !phases)) {
         free(times);
         free(phases);
+        free(spans);
         return MPI_ERR_NO_MEM;
     }
     for (int i = 0; i < num_rows; i++)
@@ -290,6 +410,7 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
         snprintf(rows[0].message, sizeof rows[0].message, "MPI's own collective failed");
         free(times);
         free(phases);
+        free(spans);
         return MPI_ERR_OTHER;
     }
     memcpy(w->refbuf, w->recvbuf, w->recv_bytes);
@@ -305,6 +426,7 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
     if (bench_setup_alloc(o, num_rows, rounds, &setup) != MPI_SUCCESS) {
         free(times);
         free(phases);
+        free(spans);
         return MPI_ERR_NO_MEM;
     }
     for (int round = 0; round < rounds; round++) {
@@ -320,7 +442,9 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
                        : NULL;
             if (bench_time_calls(o, w, r->is_mpi, comm, warmup, count,
                                  times + (size_t)i * (size_t)o->iterations + done, row_phases,
-                                 o->iterations, &r->phase_seen) != MPI_SUCCESS) {
+                                 o->iterations, &r->phase_seen, done,
+                                 spans ? spans + (size_t)i * (size_t)o->iterations + done
+                                       : NULL) != MPI_SUCCESS) {
                 r->status = ROW_FAILED;
                 snprintf(r->message, sizeof r->message, "a timed call failed");
                 continue;
@@ -338,11 +462,17 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
                                                                (size_t)o->iterations,
                                                   o->iterations);
         rows[i].ratio = rows[0].status == ROW_OK ? rows[i].median_us / rows[0].median_us : 0;
+        if (spans) {
+            rows[i].span_us = 1e6 * median_of(spans + (size_t)i * (size_t)o->iterations,
+                                              o->iterations);
+            rows[i].message_us = w->message_us;
+        }
         bench_setup_summarize(o, &setup, i, &rows[i]);
     }
     bench_setup_free(&setup);
     free(times);
     free(phases);
+    free(spans);
     return MPI_SUCCESS;
 }
 

@@ -30,6 +30,7 @@
 #define MPI_Cancel PMPI_Cancel
 #define MPI_Request_free PMPI_Request_free
 #define MPI_Get_count PMPI_Get_count
+#define MPI_Iprobe PMPI_Iprobe
 
 /* Collectives used internally (metadata agreement, the `mpi` selection) */
 #define MPI_Allreduce PMPI_Allreduce
@@ -76,6 +77,24 @@
 #define MPI_Pack PMPI_Pack
 #define MPI_Unpack PMPI_Unpack
 #define MPI_Get_address PMPI_Get_address
+
+/* One-sided communication (src/coll/arrival/) */
+#define MPI_Win_allocate PMPI_Win_allocate
+#define MPI_Win_allocate_shared PMPI_Win_allocate_shared
+#define MPI_Win_shared_query PMPI_Win_shared_query
+#define MPI_Win_create PMPI_Win_create
+#define MPI_Win_create_dynamic PMPI_Win_create_dynamic
+#define MPI_Win_attach PMPI_Win_attach
+#define MPI_Win_detach PMPI_Win_detach
+#define MPI_Win_free PMPI_Win_free
+#define MPI_Win_lock_all PMPI_Win_lock_all
+#define MPI_Win_unlock_all PMPI_Win_unlock_all
+#define MPI_Win_flush PMPI_Win_flush
+#define MPI_Win_flush_all PMPI_Win_flush_all
+#define MPI_Win_sync PMPI_Win_sync
+#define MPI_Put PMPI_Put
+#define MPI_Accumulate PMPI_Accumulate
+#define MPI_Get_accumulate PMPI_Get_accumulate
 
 /* Info, time, environment */
 #define MPI_Info_create PMPI_Info_create

@@ -24,6 +24,8 @@
     X(alltoall_hierarchical) X(alltoall_multileader) X(alltoall_node_aware)          \
     X(alltoall_locality_aware) X(alltoall_multileader_node_aware)                    \
     X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)             \
+    X(alltoall_rma_direct) X(allgather_rma_direct)                                   \
+    X(alltoall_shm_direct) X(allgather_shm_direct)                                   \
     X(alltoallv_mpi) X(alltoall_mpi) X(allgather_mpi)                                \
     X(neighbor_alltoallv_standard) X(neighbor_alltoallv_mpi) X(neighbor_alltoallv_locality)
 

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "profile.h"
 #include "requests.h"
 #include "stats.h"
 #include "xchg.h"
@@ -54,6 +55,16 @@ int xchg_ip_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
         if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_ALLTOALL);
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     }
+    if (xchg_ip_profile_on()) {
+        double a = PMPI_Wtime();
+        int rc = XCHG_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        double e = PMPI_Wtime();
+        if (xchg_ip_stats_on())
+            record(XCHG_IP_ALLTOALL, comm, rc, a, uniform_bytes(comm, recvcount, recvtype));
+        if (rc == MPI_SUCCESS)
+            xchg_ip_profile_record(XCHG_IP_ALLTOALL, comm, a, e, type_bytes(recvtype, recvcount));
+        return rc;
+    }
     if (!xchg_ip_stats_on())
         return XCHG_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     double t0 = PMPI_Wtime();
@@ -71,19 +82,23 @@ int xchg_ip_alltoallv(const void *sendbuf, const int sendcounts[], const int sdi
         return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                               rdispls, recvtype, comm);
     }
-    if (!xchg_ip_stats_on())
+    if (!xchg_ip_stats_on() && !xchg_ip_profile_on())
         return XCHG_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                               rdispls, recvtype, comm);
     double t0 = PMPI_Wtime();
     int rc = XCHG_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                             recvtype, comm);
+    double t1 = PMPI_Wtime();
     long long count = 0;
     int size = 0;
     if (rc == MPI_SUCCESS) {
         PMPI_Comm_size(comm, &size);
         for (int p = 0; p < size; p++) count += recvcounts[p];
     }
-    record(XCHG_IP_ALLTOALLV, comm, rc, t0, type_bytes(recvtype, count));
+    if (xchg_ip_stats_on()) record(XCHG_IP_ALLTOALLV, comm, rc, t0, type_bytes(recvtype, count));
+    if (rc == MPI_SUCCESS && xchg_ip_profile_on()) /* message size: the mean block received */
+        xchg_ip_profile_record(XCHG_IP_ALLTOALLV, comm, t0, t1,
+                               type_bytes(recvtype, count) / (size ? size : 1));
     return rc;
 }
 
@@ -93,6 +108,16 @@ int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     if (!routed(comm)) {
         if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_ALLGATHER);
         return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    }
+    if (xchg_ip_profile_on()) {
+        double a = PMPI_Wtime();
+        int rc = XCHG_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        double e = PMPI_Wtime();
+        if (xchg_ip_stats_on())
+            record(XCHG_IP_ALLGATHER, comm, rc, a, uniform_bytes(comm, recvcount, recvtype));
+        if (rc == MPI_SUCCESS)
+            xchg_ip_profile_record(XCHG_IP_ALLGATHER, comm, a, e, type_bytes(recvtype, recvcount));
+        return rc;
     }
     if (!xchg_ip_stats_on())
         return XCHG_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -187,6 +212,7 @@ int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
 
 int xchg_ip_finalize(void)
 {
+    xchg_ip_profile_report();
     xchg_ip_stats_report();
     return PMPI_Finalize();
 }
