@@ -5,7 +5,7 @@
  *
  *   xchg-simbench [--coll alltoall|alltoallv] [-s BYTES] [--dist uniform|normal|powerlaw]
  *                 [-i ITERS] [-x WARMUP] [--no-verify] [--shared-buffers] [--header]
- *                 ALGO...
+ *                 [--skew MIF [--skew-dist uniform|one-late]] ALGO...
  *
  * ALGO is an xchg selection string ("pairwise", "scattered:batch=8") or
  * "mpi" for the MPI library's own MPI_Alltoall(v) (under SMPI: the built-in
@@ -24,12 +24,30 @@
  * (one physical copy for all ranks, no data copies: needed for P=1024 at
  * large S), which implies --no-verify.
  *
+ * --skew MIF: imbalanced process arrival patterns, with the definitions of
+ * tools/xchg-bench --skew (Qian & Afsahi 2011, Section 3.2). T(S) is half
+ * the round trip of an S-byte ping-pong between ranks 0 and 1 (median of 20
+ * after 2 untimed), measured once in the run (under SMPI: simulated time).
+ * After the barrier each rank waits its delay, then enters the call:
+ *   uniform   each rank U[0, MIF x T(S))
+ *   one-late  one rank per iteration MIF x T(S) late, the others on time
+ * drawn from a hash of (--seed, iteration index): the same function as
+ * xchg-bench, so every ALGO sees the same pattern (warm-up calls use indices
+ * -1, -2, ...). The wait is a spin on MPI_Wtime with a real MPI; under SMPI
+ * it is nanosleep, which SMPI intercepts (smpi_nanosleep) and turns into
+ * simulated time (an MPI_Wtime spin does not advance simulated time with
+ * smpi/simulate-computation:no). A call's time is then the completion time:
+ * mean over ranks of (exit - own arrival); span = last exit - first arrival
+ * (times relative to each rank's barrier exit).
+ *
  * Rank 0 prints one CSV row per ALGO:
  *   coll,algo,P,nodes,Q,S,dist,iters,t_min,t_avg,t_max,
  *   max_rank_send,max_rank_offnode_send,max_node_offnode_send,max_node_offnode_recv,
  *   total_offnode,verified
  * (bytes, without the rank's own block; total_offnode: all bytes that cross
- * the network) for the lower bound in sim/run.
+ * the network) for the lower bound in sim/run. With --skew, t_min/t_avg/t_max
+ * are completion times over the iterations and the row ends with
+ *   skew_mif,skew_dist,message_us,span_min,span_avg,span_max  (span in seconds)
  * Exits 1 if a check failed or an xchg call returned an error.
  */
 #include <math.h>
@@ -37,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "xchg.h"
 
@@ -96,11 +115,75 @@ static void free_buffer(void *p, int shared)
     free(p);
 }
 
+/* --skew: same hash and delay law as tools/xchg_bench.c (skew_delay). */
+enum { SKEW_UNIFORM, SKEW_ONE_LATE };
+
+static double skew_delay(double mif, int skew_dist, double message_us, uint64_t seed,
+                         long index, int rank, int nranks)
+{
+    double bound = mif * message_us * 1e-6;
+    uint64_t h = mix(seed * 0x100000001b3ULL ^ (uint64_t)index);
+    if (skew_dist == SKEW_ONE_LATE) return (int)(h % (uint64_t)nranks) == rank ? bound : 0;
+    uint64_t r = mix(h ^ ((uint64_t)(rank + 1) << 32));
+    return bound * (double)(r >> 11) / 9007199254740992.0; /* U[0, bound) */
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* --skew: T(S) as xchg-bench measures it: half the round trip of an S-byte
+ * ping-pong between ranks 0 and 1, median of 20 after 2 untimed, broadcast. */
+static double measure_message_us(int64_t s, int rank, int nranks)
+{
+    double us = 1.0 + (double)s / 1e3;
+    if (nranks > 1) {
+        char *buf = calloc((size_t)s + 1, 1);
+        double rtt[20];
+        for (int i = -2; i < 20; i++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            if (rank == 0) {
+                MPI_Send(buf, (int)s, MPI_BYTE, 1, 77, MPI_COMM_WORLD);
+                MPI_Recv(buf, (int)s, MPI_BYTE, 1, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (rank == 1) {
+                MPI_Recv(buf, (int)s, MPI_BYTE, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, (int)s, MPI_BYTE, 0, 77, MPI_COMM_WORLD);
+            }
+            if (i >= 0) rtt[i] = MPI_Wtime() - t0;
+        }
+        free(buf);
+        qsort(rtt, 20, sizeof rtt[0], compare_doubles);
+        us = 0.5 * 0.5 * (rtt[9] + rtt[10]) * 1e6;
+    }
+    MPI_Bcast(&us, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return us;
+}
+
+/* --skew: wait d seconds from tb (MPI_Wtime at barrier exit). */
+static void skew_wait(double tb, double d)
+{
+    if (d <= 0) return;
+#ifdef SMPI_H
+    (void)tb;
+    struct timespec ts;
+    ts.tv_sec = (time_t)d;
+    ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+    nanosleep(&ts, NULL); /* smpi_nanosleep: advances simulated time */
+#else
+    while (MPI_Wtime() - tb < d) {
+    }
+#endif
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: xchg-simbench [--coll alltoall|alltoallv] [-s BYTES] "
                     "[--dist uniform|normal|powerlaw] [-i ITERS] [-x WARMUP] [--seed N] "
-                    "[--no-verify] [--shared-buffers] [--header] ALGO...\n"
+                    "[--no-verify] [--shared-buffers] [--header]\n"
+                    "                     [--skew MIF [--skew-dist uniform|one-late]] ALGO...\n"
                     "  ALGO: xchg selection string (e.g. scattered:batch=8) or mpi\n");
 }
 
@@ -117,6 +200,8 @@ int main(int argc, char **argv)
     dist_kind dist = DIST_UNIFORM;
     int iters = 2, warmup = 0, verify = 1, shared = 0, header = 0;
     uint64_t seed = 1;
+    double skew_mif = 0;
+    int skew_dist = SKEW_UNIFORM;
     int first_algo = argc;
     for (int a = 1; a < argc; a++) {
         const char *o = argv[a];
@@ -129,6 +214,14 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--no-verify")) verify = 0;
         else if (!strcmp(o, "--shared-buffers")) shared = 1, verify = 0;
         else if (!strcmp(o, "--header")) header = 1;
+        else if (!strcmp(o, "--skew") && has_val) {
+            skew_mif = atof(argv[++a]);
+            if (!(skew_mif > 0)) { if (!rank) usage(); MPI_Finalize(); return 2; }
+        } else if (!strcmp(o, "--skew-dist") && has_val) {
+            const char *d = argv[++a];
+            if (strcmp(d, "uniform") && strcmp(d, "one-late")) { if (!rank) usage(); MPI_Finalize(); return 2; }
+            skew_dist = strcmp(d, "one-late") ? SKEW_UNIFORM : SKEW_ONE_LATE;
+        }
         else if (!strcmp(o, "--dist") && has_val) {
             const char *d = argv[++a];
             int k = 0;
@@ -196,35 +289,53 @@ int main(int argc, char **argv)
     int64_t total_offnode = 0;
     MPI_Allreduce(mine + 1, &total_offnode, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
 
+    /* The collectives run on a duplicate of MPI_COMM_WORLD that is freed
+     * before MPI_Finalize: xchg's per-communicator state (e.g. the MPI windows
+     * of rma_direct and shm_direct) is then released by a collective
+     * MPI_Win_free while every rank is still alive. Left to MPI_Finalize (an
+     * attribute of MPI_COMM_WORLD), SMPI 3.32 aborts in that MPI_Win_free
+     * ("Actor pid=N is gone??", smpi_request.cpp:531): its barrier meets
+     * ranks that have already finalized. */
+    MPI_Comm work;
+    MPI_Comm_dup(MPI_COMM_WORLD, &work);
+
+    double message_us = skew_mif > 0 ? measure_message_us(s, rank, size) : 0;
+
     if (rank == 0 && header)
         printf("coll,algo,P,nodes,Q,S,dist,iters,t_min,t_avg,t_max,max_rank_send,"
-               "max_rank_offnode_send,max_node_offnode_send,max_node_offnode_recv,total_offnode,verified\n");
+               "max_rank_offnode_send,max_node_offnode_send,max_node_offnode_recv,total_offnode,verified%s\n",
+               skew_mif > 0 ? ",skew_mif,skew_dist,message_us,span_min,span_avg,span_max" : "");
 
     for (int a = first_algo; a < argc; a++) {
         const char *algo = argv[a];
         int use_mpi = !strcmp(algo, "mpi"), rc = MPI_SUCCESS, bad = 0;
         if (!use_mpi) {
-            rc = XCHG_Comm_set_algorithm(MPI_COMM_WORLD, coll, algo);
+            rc = XCHG_Comm_set_algorithm(work, coll, algo);
             if (rc != MPI_SUCCESS) {
                 if (!rank) fprintf(stderr, "xchg-simbench: %s: %s\n", algo, XCHG_Last_error());
                 status = 1;
                 continue;
             }
         }
-        double tmin = 1e300, tsum = 0, tmax = 0;
+        double tmin = 1e300, tsum = 0, tmax = 0, smin = 1e300, ssum = 0, smax = 0;
         for (int it = 0; it < warmup + iters; it++) {
             if (verify && it == 0) memset(rbuf, 0xA5, rtotal);
             MPI_Barrier(MPI_COMM_WORLD);
-            double t0 = MPI_Wtime();
+            double t0 = MPI_Wtime(), tb = t0;
+            if (skew_mif > 0) {
+                skew_wait(tb, skew_delay(skew_mif, skew_dist, message_us, seed,
+                                         it < warmup ? -1 - it : it - warmup, rank, size));
+                t0 = MPI_Wtime();
+            }
             if (is_alltoall)
-                rc = use_mpi ? MPI_Alltoall(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, MPI_COMM_WORLD)
-                             : XCHG_Alltoall(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, MPI_COMM_WORLD);
+                rc = use_mpi ? MPI_Alltoall(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, work)
+                             : XCHG_Alltoall(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, work);
             else
                 rc = use_mpi ? MPI_Alltoallv(sbuf, scounts, sdispls, MPI_BYTE, rbuf, rcounts,
-                                             rdispls, MPI_BYTE, MPI_COMM_WORLD)
+                                             rdispls, MPI_BYTE, work)
                              : XCHG_Alltoallv(sbuf, scounts, sdispls, MPI_BYTE, rbuf, rcounts,
-                                              rdispls, MPI_BYTE, MPI_COMM_WORLD);
-            double t = MPI_Wtime() - t0, tall;
+                                              rdispls, MPI_BYTE, work);
+            double t1 = MPI_Wtime(), t = t1 - t0, tall, span = 0;
             if (rc != MPI_SUCCESS) bad = 1;
             if (verify && it == 0)
                 for (int p = 0; p < size && !bad; p++)
@@ -235,25 +346,43 @@ int main(int argc, char **argv)
                             bad = 1;
                             break;
                         }
-            MPI_Allreduce(&t, &tall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            if (skew_mif > 0) { /* completion time (mean) and span */
+                double arr = t0 - tb, lv = t1 - tb, first, last;
+                MPI_Allreduce(&t, &tall, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                tall /= size;
+                MPI_Allreduce(&arr, &first, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+                MPI_Allreduce(&lv, &last, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                span = last - first;
+            } else {
+                MPI_Allreduce(&t, &tall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            }
             if (it >= warmup) {
                 tmin = tall < tmin ? tall : tmin;
                 tmax = tall > tmax ? tall : tmax;
                 tsum += tall;
+                smin = span < smin ? span : smin;
+                smax = span > smax ? span : smax;
+                ssum += span;
             }
         }
         int anybad = 0;
         MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (anybad) status = 1;
         if (rank == 0) {
-            printf("%s,%s,%d,%d,%d,%lld,%s,%d,%.9g,%.9g,%.9g,%lld,%lld,%lld,%lld,%lld,%s\n", coll,
+            printf("%s,%s,%d,%d,%d,%lld,%s,%d,%.9g,%.9g,%.9g,%lld,%lld,%lld,%lld,%lld,%s", coll,
                    algo, size, nodes, q, (long long)s, dist_names[dist], iters, tmin, tsum / iters,
                    tmax, (long long)maxes[0], (long long)maxes[1], (long long)maxes[2],
                    (long long)maxes[3], (long long)total_offnode, anybad ? "FAIL" : verify ? "ok" : "skipped");
+            if (skew_mif > 0)
+                printf(",%g,%s,%.6g,%.9g,%.9g,%.9g", skew_mif,
+                       skew_dist == SKEW_ONE_LATE ? "one-late" : "uniform", message_us, smin,
+                       ssum / iters, smax);
+            printf("\n");
             fflush(stdout);
         }
     }
     free(leader_of);
+    MPI_Comm_free(&work);
     MPI_Comm_free(&node);
     free_buffer(sbuf, shared);
     free_buffer(rbuf, shared);
