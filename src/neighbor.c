@@ -181,20 +181,13 @@ fail:
     return rc;
 }
 
-static int init_common(XCHG_Topo topo, const void *sendbuf, const int sendcounts[],
-                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                       const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Info info, XCHG_Request *request)
-{
-    xchg_context *ctx;
-    xchg_args args;
-    int rc = request ? MPI_SUCCESS : xchg_error(MPI_ERR_ARG, "request is NULL");
-    if (rc == MPI_SUCCESS)
-        rc = neighbor_args(comm, topo, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, &ctx, &args);
-    if (rc == MPI_SUCCESS) rc = xchg_request_create(comm, ctx, &args, info, request);
-    return xchg_raise(comm, rc);
-}
+/* A persistent request, with global indices (the _ext inits: with_indices)
+ * or without; defined with the extension below. */
+static int init_request(XCHG_Topo topo, const void *sendbuf, const int sendcounts[],
+                        const int sdispls[], const int64_t sidx[], MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int rdispls[],
+                        const int64_t ridx[], MPI_Datatype recvtype, int with_indices,
+                        MPI_Comm comm, MPI_Info info, XCHG_Request *request);
 
 int XCHG_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
@@ -202,8 +195,8 @@ int XCHG_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                  XCHG_Request *request)
 {
-    return init_common(XCHG_TOPO_NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                       recvcounts, rdispls, recvtype, comm, info, request);
+    return init_request(XCHG_TOPO_NULL, sendbuf, sendcounts, sdispls, NULL, sendtype, recvbuf,
+                        recvcounts, rdispls, NULL, recvtype, 0, comm, info, request);
 }
 
 int XCHG_Neighbor_alltoallv_topo_init(XCHG_Topo topo, const void *sendbuf,
@@ -216,8 +209,8 @@ int XCHG_Neighbor_alltoallv_topo_init(XCHG_Topo topo, const void *sendbuf,
     if (!topo)
         return xchg_raise(comm, xchg_error(MPI_ERR_ARG, "XCHG_Neighbor_alltoallv_topo_init: "
                                                         "topo is XCHG_TOPO_NULL"));
-    return init_common(topo, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                       rdispls, recvtype, comm, info, request);
+    return init_request(topo, sendbuf, sendcounts, sdispls, NULL, sendtype, recvbuf, recvcounts,
+                        rdispls, NULL, recvtype, 0, comm, info, request);
 }
 
 /* ---- the duplicate-removal extension (include/xchg.h) ------------------ */
@@ -306,11 +299,11 @@ fail:
     return rc;
 }
 
-static int init_ext(XCHG_Topo topo, const void *sendbuf, const int sendcounts[],
-                    const int sdispls[], const int64_t sidx[], MPI_Datatype sendtype,
-                    void *recvbuf, const int recvcounts[], const int rdispls[],
-                    const int64_t ridx[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                    XCHG_Request *request)
+static int init_request(XCHG_Topo topo, const void *sendbuf, const int sendcounts[],
+                        const int sdispls[], const int64_t sidx[], MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int rdispls[],
+                        const int64_t ridx[], MPI_Datatype recvtype, int with_indices,
+                        MPI_Comm comm, MPI_Info info, XCHG_Request *request)
 {
     xchg_context *ctx;
     xchg_args args;
@@ -319,8 +312,10 @@ static int init_ext(XCHG_Topo topo, const void *sendbuf, const int sendcounts[],
         rc = neighbor_args(comm, topo, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                            recvcounts, rdispls, recvtype, &ctx, &args);
     if (rc != MPI_SUCCESS) return xchg_raise(comm, rc);
-    rc = copy_gindex(&args, sendcounts, sdispls, sidx, recvcounts, rdispls, ridx);
-    if (rc == MPI_SUCCESS) rc = check_gindex(&args);
+    if (with_indices) {
+        rc = copy_gindex(&args, sendcounts, sdispls, sidx, recvcounts, rdispls, ridx);
+        if (rc == MPI_SUCCESS) rc = check_gindex(&args);
+    }
     if (rc != MPI_SUCCESS) {
         xchg_args_free(&args);
         return xchg_raise(comm, rc);
@@ -336,9 +331,9 @@ int XCHG_Neighbor_alltoallv_init_ext(const void *sendbuf, const int sendcounts[]
                                      const int64_t global_rindices[], MPI_Datatype recvtype,
                                      MPI_Comm comm, MPI_Info info, XCHG_Request *request)
 {
-    return init_ext(XCHG_TOPO_NULL, sendbuf, sendcounts, sdispls, global_sindices, sendtype,
-                    recvbuf, recvcounts, rdispls, global_rindices, recvtype, comm, info,
-                    request);
+    return init_request(XCHG_TOPO_NULL, sendbuf, sendcounts, sdispls, global_sindices, sendtype,
+                        recvbuf, recvcounts, rdispls, global_rindices, recvtype, 1, comm, info,
+                        request);
 }
 
 int XCHG_Neighbor_alltoallv_topo_init_ext(XCHG_Topo topo, const void *sendbuf,
@@ -353,8 +348,8 @@ int XCHG_Neighbor_alltoallv_topo_init_ext(XCHG_Topo topo, const void *sendbuf,
     if (!topo)
         return xchg_raise(comm, xchg_error(MPI_ERR_ARG, "XCHG_Neighbor_alltoallv_topo_init_ext: "
                                                         "topo is XCHG_TOPO_NULL"));
-    return init_ext(topo, sendbuf, sendcounts, sdispls, global_sindices, sendtype, recvbuf,
-                    recvcounts, rdispls, global_rindices, recvtype, comm, info, request);
+    return init_request(topo, sendbuf, sendcounts, sdispls, global_sindices, sendtype, recvbuf,
+                        recvcounts, rdispls, global_rindices, recvtype, 1, comm, info, request);
 }
 
 int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)

@@ -157,6 +157,19 @@ fail:
     return rc;
 }
 
+/* Poll the flags at `disp` until rank r's has reached seq. */
+static int wait_flag(rma_state *st, MPI_Aint disp, int r, int64_t seq)
+{
+    int rc;
+    for (;;) {
+        XCHG_CHECK(read_flags(st, disp));
+        if (st->flags[r] >= seq) return MPI_SUCCESS;
+        XCHG_CHECK(idle(st));
+    }
+fail:
+    return rc;
+}
+
 /* Raise flag word `disp` at each rank of batch[0..n) to st->seqval. */
 static int raise_flags(rma_state *st, const int *batch, int n, MPI_Aint disp)
 {
@@ -343,11 +356,7 @@ static int copy_round(rma_state *st, const xchg_args *a, const char *packed, cha
         XCHG_CHECK(copy_send_batch(st, a, packed, off, len, par, st->batch, n));
         for (int i = 1; i < P; i++) {
             int s = (me - i + P) % P;
-            for (;;) {
-                XCHG_CHECK(read_flags(st, DONE_DISP(P, 0)));
-                if (st->flags[s] >= seq) break;
-                XCHG_CHECK(idle(st));
-            }
+            XCHG_CHECK(wait_flag(st, DONE_DISP(P, 0), s, seq));
             XCHG_CHECK(MPI_Win_sync(st->win));
             XCHG_CHECK(copy_out(st, a, staging, off, len, par, s));
         }
@@ -447,21 +456,13 @@ static int zerocopy(xchg_context *ctx, rma_state *st, const xchg_args *a, const 
         /* Baseline: rank+1, rank+2, ... in turn, waiting for each to arrive. */
         for (int i = 0; i < n_all; i++) {
             int t = all[i];
-            for (;;) {
-                XCHG_CHECK(read_flags(st, ARRIVE_DISP(P, 0)));
-                if (st->flags[t] >= seq) break;
-                XCHG_CHECK(idle(st));
-            }
+            XCHG_CHECK(wait_flag(st, ARRIVE_DISP(P, 0), t, seq));
             XCHG_CHECK(MPI_Win_sync(st->win));
             XCHG_CHECK(zc_send_batch(st, a, packed, dwin, &t, 1));
         }
         for (int i = 1; i < P; i++) {
             int s = (me - i + P) % P;
-            for (;;) {
-                XCHG_CHECK(read_flags(st, DONE_DISP(P, 0)));
-                if (st->flags[s] >= seq) break;
-                XCHG_CHECK(idle(st));
-            }
+            XCHG_CHECK(wait_flag(st, DONE_DISP(P, 0), s, seq));
         }
     }
     XCHG_CHECK(MPI_Win_sync(dwin)); /* the landed blocks, visible to loads */
