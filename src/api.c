@@ -18,7 +18,7 @@ static int run_collective(xchg_context *ctx, xchg_args *args)
 {
     xchg_choice choice;
     xchg_plan *plan;
-    int rc = xchg_select(ctx, args->coll, args->uniform_bytes, &choice);
+    int rc = xchg_select_call(ctx, args, 0, &choice);
     if (rc == MPI_SUCCESS) rc = xchg_plan_get(ctx, &choice, &plan);
     if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, args);
     xchg_args_free(args);
@@ -100,7 +100,7 @@ int XCHG_Comm_get_algorithm(MPI_Comm comm, const char *collective, int last_used
         return MPI_SUCCESS;
     }
     if (rc == MPI_SUCCESS)
-        rc = xchg_select(ctx, coll, coll == XCHG_ALLTOALLV ? -1 : bytes_per_peer, &choice);
+        rc = xchg_select_local(ctx, coll, bytes_per_peer, &choice);
     if (rc == MPI_SUCCESS) xchg_choice_format(&choice, buf, (size_t)buflen);
     return xchg_raise(comm, rc);
 }

@@ -389,7 +389,7 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
 static int pattern_plan(xchg_context *ctx, const xchg_args *args, xchg_plan **plan)
 {
     xchg_choice choice;
-    int rc = xchg_select(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1, &choice);
+    int rc = xchg_select_local(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1, &choice);
     if (rc == MPI_SUCCESS) rc = xchg_plan_get_pattern(ctx, &choice, args, plan);
     return rc;
 }

@@ -8,9 +8,13 @@
  *                                with each algorithm's reference (README's
  *                                "References" section lists them in full)
  *   xchg-info --topology         the topology of MPI_COMM_WORLD as xchg sees it
- *   xchg-info --select alltoall --bytes 64
+ *   xchg-info --select alltoall --bytes 64 [--top N]
  *                                the algorithm XCHG_Comm_get_algorithm answers
- *                                for that call (honours XCHG_ALLTOALL etc.)
+ *                                for that call (honours XCHG_ALLTOALL etc.),
+ *                                what decided it, and the cost model's N
+ *                                cheapest candidates with their predicted
+ *                                times and the terms they are made of
+ *                                (alltoallv: N is the mean block)
  * Run it under mpirun to see a real or virtual (XCHG_VIRTUAL_NODES) layout;
  * only rank 0 prints.
  */
@@ -22,6 +26,8 @@
 
 #include "core/context.h"
 #include "core/registry.h"
+#include "select/model.h"
+#include "select/select.h"
 #include "xchg.h"
 
 static const xchg_coll all_colls[] = {XCHG_ALLTOALLV, XCHG_ALLTOALL, XCHG_ALLGATHER,
@@ -142,7 +148,7 @@ static void print_selections(MPI_Comm comm)
     static const long long sizes[] = {8, 64, 256, 1024, 16384, 1048576};
     int rank;
     MPI_Comm_rank(comm, &rank);
-    if (rank == 0) printf("\nselection now (per-comm choice > XCHG_<COLL> env > default rule):\n");
+    if (rank == 0) printf("\nselection now (per-comm choice > XCHG_<COLL> env > tuning file > cost model):\n");
     for (int c = 0; c < NUM_COLLS; c++) {
         const char *name = xchg_coll_name(all_colls[c]);
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -158,34 +164,123 @@ static void print_selections(MPI_Comm comm)
     }
 }
 
+static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, int top);
+
+/* --select: the choice, what made it, and the model's ranking. */
+static int explain_selection(MPI_Comm comm, const char *collective, long long bytes, int top)
+{
+    char chosen[512];
+    xchg_context *ctx;
+    xchg_coll coll;
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (XCHG_Comm_get_algorithm(comm, collective, 0, bytes, chosen, sizeof chosen) != MPI_SUCCESS ||
+        xchg_context_get(comm, &ctx) != MPI_SUCCESS || xchg_coll_from_name(collective, &coll)) {
+        if (rank == 0) fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
+        return 1;
+    }
+    if (rank != 0) return 0;
+    xchg_select_input in = xchg_select_input_of(ctx, coll, bytes);
+    printf("%s\n", chosen);
+    printf("# %s, P=%d on %d node(s) of %d..%d ranks, %lld B per block: decided by %s\n",
+           collective, in.comm_size, in.num_nodes, in.min_node_size, in.max_node_size, bytes,
+           xchg_select_source(ctx, coll, bytes));
+    return print_ranking(ctx, &in, top);
+}
+
+/* The model's `top` cheapest candidates for `in` (ctx: where they must run). */
+static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, int top)
+{
+    if (in->bytes < 0 || top <= 0) return 0;
+    int count = 0;
+    xchg_model_rank(ctx, in, xchg_select_platform(), NULL, 0, &count);
+    xchg_candidate *all = malloc((size_t)count * sizeof *all);
+    if (!all) return 1;
+    xchg_model_rank(ctx, in, xchg_select_platform(), all, count, &count);
+    printf("# the cost model's %d cheapest of %d candidates (us):\n", top < count ? top : count,
+           count);
+    printf("# %4s %10s %9s %9s %9s %9s  %s\n", "rank", "predicted", "latency", "overhead",
+           "bandwidth", "copy", "candidate");
+    for (int i = 0; i < count && i < top; i++) {
+        char name[512];
+        xchg_choice_format(&all[i].choice, name, sizeof name);
+        const xchg_cost_terms *t = &all[i].terms;
+        printf("# %4d %10.2f %9.2f %9.2f %9.2f %9.2f  %s\n", i + 1, all[i].seconds * 1e6,
+               t->latency * 1e6, t->overhead * 1e6, t->bandwidth * 1e6, t->copy * 1e6, name);
+    }
+    free(all);
+    return 0;
+}
+
+/* --select with --ranks P --ppn Q: the model alone, for a machine of
+ * ceil(P/Q) nodes of Q ranks (the last one may be smaller) that need not be
+ * this one; no communicator, so no override, environment or tuning file. */
+static int explain_model(const char *collective, long long bytes, int ranks, int ppn, int top)
+{
+    xchg_coll coll;
+    if (ranks < 1 || ppn < 1 || bytes < 0 || xchg_coll_from_name(collective, &coll)) {
+        fprintf(stderr, "xchg-info: --ranks, --ppn and --bytes must be positive, --select "
+                        "a collective\n");
+        return 2;
+    }
+    xchg_context model_ctx = {.size = ranks}; /* what applicability looks at */
+    xchg_select_input in = {.coll = coll, .comm_size = ranks,
+                            .num_nodes = (ranks + ppn - 1) / ppn,
+                            .min_node_size = ranks % ppn ? ranks % ppn : ppn,
+                            .max_node_size = ranks < ppn ? ranks : ppn,
+                            .bytes = bytes, .max_block_bytes = bytes};
+    xchg_choice best;
+    if (xchg_model_choose(&model_ctx, &in, xchg_select_platform(), &best) != MPI_SUCCESS) {
+        fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
+        return 1;
+    }
+    char name[512];
+    xchg_choice_format(&best, name, sizeof name);
+    printf("%s\n# %s, P=%d on %d node(s) of %d ranks, %lld B per block: the cost model\n",
+           name, collective, ranks, in.num_nodes, in.max_node_size, bytes);
+    return print_ranking(&model_ctx, &in, top);
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: [mpirun -n P] xchg-info [--algorithms | --markdown | --topology |\n"
-                 "                                 --select COLL --bytes N]\n"
+                 "                                 --select COLL --bytes N [--top K]\n"
+                 "                                 [--ranks P --ppn Q]]\n"
                  "  no option: algorithms, topology and default selections\n"
                  "  --select COLL --bytes N: the algorithm chosen for COLL (alltoall,\n"
-                 "    alltoallv, allgather) with blocks of N bytes, honouring XCHG_ALLTOALL etc.\n");
+                 "    alltoallv, allgather) with blocks of N bytes (alltoallv: the mean block),\n"
+                 "    honouring XCHG_ALLTOALL etc., what decided, and the cost model's K\n"
+                 "    (default 10) cheapest candidates; with --ranks P --ppn Q the model's\n"
+                 "    choice for P ranks on nodes of Q (any P; one process is enough)\n");
 }
 
 int main(int argc, char **argv)
 {
-    enum { OPT_ALGOS = 256, OPT_MARKDOWN, OPT_TOPOLOGY, OPT_SELECT, OPT_BYTES };
+    enum { OPT_ALGOS = 256, OPT_MARKDOWN, OPT_TOPOLOGY, OPT_SELECT, OPT_BYTES, OPT_TOP, OPT_RANKS,
+           OPT_PPN };
     static const struct option longs[] = {{"algorithms", no_argument, 0, OPT_ALGOS},
                                           {"markdown", no_argument, 0, OPT_MARKDOWN},
                                           {"topology", no_argument, 0, OPT_TOPOLOGY},
                                           {"select", required_argument, 0, OPT_SELECT},
                                           {"bytes", required_argument, 0, OPT_BYTES},
+                                          {"top", required_argument, 0, OPT_TOP},
+                                          {"ranks", required_argument, 0, OPT_RANKS},
+                                          {"ppn", required_argument, 0, OPT_PPN},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     int rank, what = 0, c, exit_code = 0;
     const char *select = NULL;
     long long bytes = -1;
+    int top = 10, ranks = 0, ppn = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     opterr = rank == 0;
     while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         if (c == OPT_SELECT) select = optarg, what = c;
         else if (c == OPT_BYTES) bytes = atoll(optarg);
+        else if (c == OPT_TOP) top = atoi(optarg);
+        else if (c == OPT_RANKS) ranks = atoi(optarg);
+        else if (c == OPT_PPN) ppn = atoi(optarg);
         else if (c == OPT_ALGOS || c == OPT_MARKDOWN || c == OPT_TOPOLOGY) what = c;
         else {
             if (rank == 0) usage(c == 'h' ? stdout : stderr);
@@ -195,14 +290,10 @@ int main(int argc, char **argv)
     }
     MPI_Comm comm = MPI_COMM_WORLD;
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    if (what == OPT_SELECT) {
-        char buf[512];
-        if (XCHG_Comm_get_algorithm(comm, select, 0, bytes, buf, sizeof buf) != MPI_SUCCESS) {
-            if (rank == 0) fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
-            exit_code = 1;
-        } else if (rank == 0) {
-            printf("%s\n", buf);
-        }
+    if (what == OPT_SELECT && (ranks || ppn)) {
+        if (rank == 0) exit_code = explain_model(select, bytes, ranks, ppn, top);
+    } else if (what == OPT_SELECT) {
+        exit_code = explain_selection(comm, select, bytes, top);
     } else if (what == OPT_ALGOS || what == OPT_MARKDOWN) {
         if (rank == 0) what == OPT_ALGOS ? print_algorithms() : print_markdown();
     } else if (what == OPT_TOPOLOGY) {

@@ -31,6 +31,19 @@ typedef struct xchg_parsed_selection {
     xchg_choice choice;      /* parsed and fitted to the communicator */
 } xchg_parsed_selection;
 
+/* Automatic selection's memory for one collective (src/select/select.c):
+ * the last choices of the model by input, and alltoallv's agreed inputs. */
+#define XCHG_SELECT_MEMO 4
+typedef struct xchg_select_memory {
+    int count, next;                       /* memo entries used, next to replace */
+    int64_t memo_bytes[XCHG_SELECT_MEMO];  /* the inputs that vary between calls */
+    int64_t memo_max_block[XCHG_SELECT_MEMO];
+    xchg_choice memo_choice[XCHG_SELECT_MEMO];
+    unsigned long calls;                   /* blocking calls that selected */
+    int has_agreed;
+    int64_t agreed_bytes, agreed_max_block;
+} xchg_select_memory;
+
 /* Time spent in each named phase of the last call (for --breakdown). */
 typedef struct xchg_phase_times {
     int count;
@@ -55,6 +68,8 @@ typedef struct xchg_context {
 
     xchg_parsed_selection env_selection[XCHG_NUM_COLL];  /* XCHG_ALLTOALLV etc. */
     xchg_parsed_selection rule_selection[XCHG_NUM_COLL]; /* the built-in rule's */
+    xchg_parsed_selection tuned_selection[XCHG_NUM_COLL]; /* the tuning file's */
+    xchg_select_memory selection[XCHG_NUM_COLL];
 
     int num_plans;
     unsigned long plan_clock;

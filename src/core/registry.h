@@ -41,6 +41,8 @@ typedef struct xchg_param_desc {
 struct xchg_context;
 struct xchg_plan;
 struct xchg_choice;
+struct xchg_cost_case;
+struct xchg_platform;
 
 /*
  * An algorithm's three stages (see src/core/plan.h):
@@ -69,6 +71,12 @@ typedef void (*xchg_destroy_fn)(struct xchg_plan *plan);
 typedef int (*xchg_post_fn)(struct xchg_context *ctx, const xchg_args *args,
                             const struct xchg_plan *plan, MPI_Request *reqs, int *count);
 
+/* The cost model of automatic selection (src/select/model.h): predicted
+ * seconds of one call with these parameters on the exchange `c` (which may be
+ * the inner exchange of a composed algorithm) on platform `plat`. */
+typedef double (*xchg_cost_fn)(const struct xchg_cost_case *c, const struct xchg_choice *choice,
+                               const struct xchg_platform *plat);
+
 /* Why the algorithm cannot run with these parameters on this communicator,
  * or NULL when it can. */
 typedef const char *(*xchg_applicable_fn)(const struct xchg_context *ctx,
@@ -91,6 +99,8 @@ typedef struct xchg_algorithm {
     int is_flat;               /* usable as an inner exchange of hierarchical ones */
     int init_is_local;         /* init sends no messages: plans keyed by a rank's
                                   own pattern need no agreement (plan.h) */
+    xchg_cost_fn cost;         /* its cost model, next to the header comment's
+                                  cost; NULL: never chosen automatically */
 } xchg_algorithm;
 
 /* A parsed selection: an algorithm and a value for each of its parameters. */

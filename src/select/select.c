@@ -1,11 +1,24 @@
 /*
- * Selection. The choice must be identical on every rank, so it may depend
- * only on what all ranks agree on: P, the topology, and for alltoall and
- * allgather the block size (MPI requires matching type signatures). For
- * alltoallv the local counts differ between ranks and are not used.
+ * Selection. The choice must be identical on every rank (MPI requires that
+ * all ranks run the same algorithm), so it depends only on what all ranks
+ * agree on: P, the topology, for alltoall and allgather the block size (MPI
+ * requires matching type signatures), and for alltoallv the inputs that an
+ * agreement made the same everywhere.
  *
- * The built-in rule is deliberately simple (automatic selection is a later
- * step).
+ * alltoallv's agreement is one MPI_Allreduce(MAX) of two int64 on the
+ * context's communicator: the busiest rank's bytes (sent or received) and
+ * the largest block. A persistent plan pays it once, at init. A blocking call
+ * pays it on a schedule that every rank follows (the calls are numbered the
+ * same everywhere, as MPI orders collectives): XCHG_AGREE=
+ *   sampled (default)  at calls 0, 1, 2, 3, 5, 9, 17, ... (2^k + 1, counted
+ *                      from 0) and then every 1024th; the calls between
+ *                      reuse the last agreement (an application's exchanges
+ *                      change slowly, and a stale size costs time, never
+ *                      correctness: every algorithm is correct for every
+ *                      input);
+ *   always             at every call;
+ *   never              never: alltoallv then uses the fixed rule.
+ * No agreement at all when an override or XCHG_ALLTOALLV decides.
  */
 #include "select.h"
 
@@ -14,35 +27,21 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "model.h"
 #include "xchg.h"
 
 static const char *const env_names[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
                                                      "XCHG_ALLGATHER",
                                                      "XCHG_NEIGHBOR_ALLTOALLV"};
 
-/* The built-in rule. Measured basis (docs/results/foundation-*-8ranks.md,
- * docs/results/sim/): alltoallv: scattered is within a few percent of the best
- * flat algorithm on shared memory and the best at 64-256 simulated ranks;
- * alltoall: Bruck's log2 P rounds win only for tiny blocks; allgather:
- * recursive doubling moves (P-1) blocks in log2 P rounds when P is a power of
- * two; otherwise its fold costs two extra full-buffer steps and the ring wins
- * once the gathered buffer is large. */
-static const char *default_rule(const xchg_context *ctx, xchg_coll coll, int64_t bytes)
+/* The rule when the model has no inputs (alltoallv without an agreement)
+ * or no algorithms (the neighbourhood collective). Measured basis
+ * (docs/results/foundation-*-8ranks.md, docs/results/sim/): scattered is
+ * within a few percent of the best flat algorithm on shared memory and the
+ * best flat one at 64-256 simulated ranks. */
+static const char *fixed_rule(xchg_coll coll)
 {
-    int power_of_two = (ctx->size & (ctx->size - 1)) == 0;
-    switch (coll) {
-    case XCHG_ALLTOALLV:
-        return "scattered";
-    case XCHG_ALLTOALL:
-        return (ctx->size >= 8 && bytes >= 0 && bytes <= 64) ? "bruck" : "scattered";
-    case XCHG_ALLGATHER:
-        return (power_of_two || (bytes >= 0 && bytes * ctx->size <= 64 * 1024))
-                   ? "recursive_doubling" : "ring";
-    case XCHG_NEIGHBOR_ALLTOALLV:
-        return "standard"; /* the only one yet */
-    default:
-        return NULL;
-    }
+    return coll == XCHG_NEIGHBOR_ALLTOALLV ? "standard" : "scattered";
 }
 
 /* `text` parsed and fitted to ctx, from `memo` when it holds the same text. */
@@ -65,8 +64,10 @@ static int parse_memoized(xchg_context *ctx, xchg_coll coll, const char *text,
     return MPI_SUCCESS;
 }
 
-int xchg_select(xchg_context *ctx, xchg_coll coll, int64_t bytes_per_peer, xchg_choice *out)
+/* The override or the environment, when one decides (*decided). */
+static int explicit_choice(xchg_context *ctx, xchg_coll coll, int *decided, xchg_choice *out)
 {
+    *decided = 1;
     if (ctx->has_override[coll]) {
         *out = ctx->override[coll];
         return MPI_SUCCESS; /* fitted when it was set */
@@ -81,6 +82,132 @@ int xchg_select(xchg_context *ctx, xchg_coll coll, int64_t bytes_per_peer, xchg_
         }
         return MPI_SUCCESS;
     }
-    return parse_memoized(ctx, coll, default_rule(ctx, coll, bytes_per_peer),
-                          &ctx->rule_selection[coll], out);
+    *decided = 0;
+    return MPI_SUCCESS;
+}
+
+const xchg_platform *xchg_select_platform(void)
+{
+    return &xchg_platform_builtin;
+}
+
+xchg_select_input xchg_select_input_of(const xchg_context *ctx, xchg_coll coll, int64_t bytes)
+{
+    const xchg_topology *t = &ctx->topo;
+    xchg_select_input in = {.coll = coll, .comm_size = ctx->size, .num_nodes = t->num_nodes,
+                            .min_node_size = ctx->size, .max_node_size = 0,
+                            .bytes = bytes, .max_block_bytes = bytes};
+    for (int n = 0; n < t->num_nodes; n++) {
+        if (t->node_size[n] < in.min_node_size) in.min_node_size = t->node_size[n];
+        if (t->node_size[n] > in.max_node_size) in.max_node_size = t->node_size[n];
+    }
+    return in;
+}
+
+/* The model's choice for `in`, remembered for the next calls with the same
+ * sizes (the search costs some microseconds per candidate). */
+static int model_choice(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out)
+{
+    xchg_select_memory *m = &ctx->selection[in->coll];
+    for (int i = 0; i < m->count; i++)
+        if (m->memo_bytes[i] == in->bytes && m->memo_max_block[i] == in->max_block_bytes) {
+            *out = m->memo_choice[i];
+            return MPI_SUCCESS;
+        }
+    int rc = xchg_model_choose(ctx, in, xchg_select_platform(), out);
+    if (rc != MPI_SUCCESS) return rc;
+    int slot = m->count < XCHG_SELECT_MEMO ? m->count++ : m->next;
+    m->next = (slot + 1) % XCHG_SELECT_MEMO;
+    m->memo_bytes[slot] = in->bytes;
+    m->memo_max_block[slot] = in->max_block_bytes;
+    m->memo_choice[slot] = *out;
+    return MPI_SUCCESS;
+}
+
+/* Everything after the override and the environment. */
+static int automatic_choice(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out)
+{
+    if (in->bytes < 0 || in->coll == XCHG_NEIGHBOR_ALLTOALLV)
+        return parse_memoized(ctx, in->coll, fixed_rule(in->coll),
+                              &ctx->rule_selection[in->coll], out);
+    return model_choice(ctx, in, out);
+}
+
+int xchg_select_local(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out)
+{
+    int decided, rc = explicit_choice(ctx, coll, &decided, out);
+    if (rc != MPI_SUCCESS || decided) return rc;
+    xchg_select_input in = xchg_select_input_of(ctx, coll, bytes);
+    return automatic_choice(ctx, &in, out);
+}
+
+const char *xchg_select_source(xchg_context *ctx, xchg_coll coll, int64_t bytes)
+{
+    if (ctx->has_override[coll]) return "XCHG_Comm_set_algorithm";
+    const char *env = getenv(env_names[coll]);
+    if (env && *env) return env_names[coll];
+    if (bytes < 0 || coll == XCHG_NEIGHBOR_ALLTOALLV) return "the fixed rule (no sizes to model)";
+    return "the cost model, built-in platform constants";
+}
+
+typedef enum { AGREE_SAMPLED, AGREE_ALWAYS, AGREE_NEVER } agree_mode;
+
+static int agree_mode_of_env(agree_mode *mode)
+{
+    const char *env = getenv("XCHG_AGREE");
+    *mode = AGREE_SAMPLED;
+    if (!env || !*env || strcmp(env, "sampled") == 0) return MPI_SUCCESS;
+    if (strcmp(env, "always") == 0) *mode = AGREE_ALWAYS;
+    else if (strcmp(env, "never") == 0) *mode = AGREE_NEVER;
+    else return xchg_error(MPI_ERR_ARG, "XCHG_AGREE=%s: expected sampled, always or never", env);
+    return MPI_SUCCESS;
+}
+
+/* Whether blocking call number n (from 0) agrees under the sampled schedule. */
+static int sampled_agrees_at(unsigned long n)
+{
+    unsigned long k = n - 1;
+    return n < 2 || (k & (k - 1)) == 0 || n % 1024 == 0;
+}
+
+/* alltoallv: the busiest rank's mean block and the largest block, agreed. */
+static int agree(xchg_context *ctx, const xchg_args *args, int64_t *bytes, int64_t *max_block)
+{
+    int64_t sent = 0, received = 0, largest = 0;
+    for (int p = 0; p < args->size; p++) {
+        sent += args->send.bytes[p];
+        received += args->recv.bytes[p];
+        if (args->send.bytes[p] > largest) largest = args->send.bytes[p];
+    }
+    int64_t local[2] = {sent > received ? sent : received, largest}, global[2];
+    int rc = MPI_Allreduce(local, global, 2, MPI_INT64_T, MPI_MAX, ctx->comm);
+    if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on the alltoallv's sizes");
+    *bytes = global[0] / (args->size > 0 ? args->size : 1);
+    *max_block = global[1];
+    return MPI_SUCCESS;
+}
+
+int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, xchg_choice *out)
+{
+    int decided, rc = explicit_choice(ctx, args->coll, &decided, out);
+    if (rc != MPI_SUCCESS || decided) return rc;
+    xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
+    if (args->coll == XCHG_ALLTOALLV) {
+        xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
+        agree_mode mode;
+        if ((rc = agree_mode_of_env(&mode)) != MPI_SUCCESS) return rc;
+        if (persistent) {
+            rc = agree(ctx, args, &in.bytes, &in.max_block_bytes);
+        } else if (mode != AGREE_NEVER) {
+            unsigned long n = m->calls++;
+            if (mode == AGREE_ALWAYS || sampled_agrees_at(n)) {
+                rc = agree(ctx, args, &m->agreed_bytes, &m->agreed_max_block);
+                m->has_agreed = rc == MPI_SUCCESS;
+            }
+            in.bytes = m->agreed_bytes;
+            in.max_block_bytes = m->agreed_max_block;
+        }
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return automatic_choice(ctx, &in, out);
 }

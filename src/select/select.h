@@ -1,13 +1,34 @@
 /* Which algorithm and parameters a call uses:
- * per-communicator choice > environment (XCHG_ALLTOALL, ...) > built-in rule. */
+ * per-communicator choice > environment (XCHG_ALLTOALL, ...) > tuning file
+ * (XCHG_TUNING_FILE) > the cost model (model.h) > a fixed rule when the
+ * model has no inputs. */
 #ifndef XCHG_SELECT_H
 #define XCHG_SELECT_H
 
+#include "../core/args.h"
 #include "../core/context.h"
+#include "inputs.h"
 
-/* Choose for a call of `coll` on ctx whose blocks are `bytes_per_peer` bytes
- * (for alltoallv: -1, since block sizes differ between ranks and the choice
- * must be the same on every rank). */
-int xchg_select(xchg_context *ctx, xchg_coll coll, int64_t bytes_per_peer, xchg_choice *out);
+/* The choice for a call with arguments `args`. For alltoallv the block sizes
+ * differ between ranks, so the inputs are agreed (one MPI_Allreduce on
+ * ctx->comm of the busiest rank's bytes and the largest block): at every
+ * call of a persistent plan's init (`persistent`), and on a fixed schedule
+ * of blocking calls (XCHG_AGREE, select.c), only when the choice depends on
+ * them. Collective where it agrees: every rank makes the same call. */
+int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, xchg_choice *out);
+
+/* The choice for `coll` with blocks of `bytes` bytes (alltoallv: the mean
+ * block; -1: unknown). Local: no messages. */
+int xchg_select_local(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out);
+
+/* The inputs of ctx's topology for `coll` with `bytes` (local). */
+xchg_select_input xchg_select_input_of(const xchg_context *ctx, xchg_coll coll, int64_t bytes);
+
+/* What decides for `coll` on ctx now, in words ("XCHG_ALLTOALLV",
+ * "the cost model", ...), for explanations (xchg-info --select). */
+const char *xchg_select_source(xchg_context *ctx, xchg_coll coll, int64_t bytes);
+
+/* The platform constants the model uses: the tuning file's, or built in. */
+const xchg_platform *xchg_select_platform(void);
 
 #endif

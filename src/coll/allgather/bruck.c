@@ -17,6 +17,7 @@
 #include "../../core/context.h"
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
@@ -42,11 +43,29 @@ fail:
     return rc;
 }
 
+/* The model: round k sends min(k, P-k) packed blocks to rank-k; the final
+ * rotation copies every block once more. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    (void)choice;
+    xchg_cost_phase rotate = {.copy_bytes = 2.0 * c->P * c->block};
+    double total = xchg_cost_of_phase(c, plat, &rotate);
+    for (int k = 1; k < c->P; k <<= 1) {
+        double f = xchg_cost_remote_fraction(c, k);
+        double bytes = (double)(k < c->P - k ? k : c->P - k) * c->block;
+        xchg_cost_phase round = {.rounds = 1, .local_msgs = 1 - f, .remote_msgs = f,
+                                 .local_bytes = (1 - f) * bytes, .remote_bytes = f * bytes};
+        total += xchg_cost_of_phase(c, plat, &round);
+    }
+    return total;
+}
+
 const xchg_algorithm xchg_algo_allgather_bruck = {
     .coll = XCHG_ALLGATHER,
     .name = "bruck",
     .summary = "Bruck: ceil(log2 P) rounds of packed blocks, any P",
     .reference = "Bruck et al. 1997",
     .run = bruck,
+    .cost = cost,
     .is_flat = 1,
 };

@@ -20,6 +20,7 @@
 
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 /* Post a send or receive of the blocks of ranks [first, last) via recvbuf. */
 static int post_run(const xchg_args *a, int first, int last, int peer, int sending,
@@ -90,11 +91,38 @@ fail:
     return rc;
 }
 
+/* The model: log2 p2 rounds, round d sending d blocks (times the extras'
+ * share) to rank XOR d; P != p2 adds the fold: the extras' blocks in, and
+ * the whole buffer out to them. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    (void)choice;
+    int p2 = 1;
+    while (2 * p2 <= c->P) p2 *= 2;
+    double per_block = (double)c->P / p2 * c->block, total = 0;
+    for (int d = 1; d < p2; d <<= 1) {
+        double f = xchg_cost_remote_fraction(c, d), bytes = d * per_block;
+        xchg_cost_phase round = {.rounds = 1, .local_msgs = 1 - f, .remote_msgs = f,
+                                 .local_bytes = (1 - f) * bytes, .remote_bytes = f * bytes};
+        total += xchg_cost_of_phase(c, plat, &round);
+    }
+    if (p2 != c->P) {
+        double f = xchg_cost_remote_fraction(c, p2 < c->P ? p2 : c->P - 1);
+        double bytes = c->block + (double)c->P * c->block;
+        xchg_cost_phase fold = {.rounds = 2, .local_msgs = 2 * (1 - f), .remote_msgs = 2 * f,
+                                .local_bytes = (1 - f) * bytes, .remote_bytes = f * bytes,
+                                .sharers = 1};
+        total += xchg_cost_of_phase(c, plat, &fold);
+    }
+    return total;
+}
+
 const xchg_algorithm xchg_algo_allgather_recursive_doubling = {
     .coll = XCHG_ALLGATHER,
     .name = "recursive_doubling",
     .summary = "recursive doubling, folded for any P",
     .reference = "Thakur et al. 2005",
     .run = recursive_doubling,
+    .cost = cost,
     .is_flat = 1,
 };

@@ -13,6 +13,7 @@
  */
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 static int ring(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
@@ -33,11 +34,25 @@ fail:
     return rc;
 }
 
+/* The model: P-1 rounds of one block to rank+1; one rank per node sends
+ * off the node (ranks placed by node), so the node's link is not shared. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    (void)choice;
+    int remote = c->nodes > 1;
+    xchg_cost_phase ring = {.rounds = c->P - 1, .local_msgs = remote ? 0 : c->P - 1,
+                            .remote_msgs = remote ? c->P - 1 : 0,
+                            .local_bytes = remote ? 0 : (c->P - 1) * c->block,
+                            .remote_bytes = remote ? (c->P - 1) * c->block : 0, .sharers = 1};
+    return xchg_cost_of_phase(c, plat, &ring);
+}
+
 const xchg_algorithm xchg_algo_allgather_ring = {
     .coll = XCHG_ALLGATHER,
     .name = "ring",
     .summary = "P-1 steps around a ring (bandwidth-optimal)",
     .reference = "Thakur et al. 2005",
     .run = ring,
+    .cost = cost,
     .is_flat = 1,
 };

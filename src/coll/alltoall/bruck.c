@@ -21,6 +21,7 @@
 #include "../../core/context.h"
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
@@ -62,11 +63,30 @@ fail:
     return rc;
 }
 
+/* The model: round k (distance k = 1, 2, 4, ...) sends the blocks whose
+ * index has bit k, packed and unpacked; the rotation copies every block twice. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    (void)choice;
+    xchg_cost_phase rotate = {.copy_bytes = 2.0 * c->P * c->block};
+    double total = xchg_cost_of_phase(c, plat, &rotate);
+    for (int64_t k = 1; k < c->P; k <<= 1) {
+        int64_t with_bit = (c->P / (2 * k)) * k + (c->P % (2 * k) > k ? c->P % (2 * k) - k : 0);
+        double f = xchg_cost_remote_fraction(c, (int)k), bytes = (double)with_bit * c->block;
+        xchg_cost_phase round = {.rounds = 1, .local_msgs = 1 - f, .remote_msgs = f,
+                                 .local_bytes = (1 - f) * bytes, .remote_bytes = f * bytes,
+                                 .copy_bytes = 2 * bytes};
+        total += xchg_cost_of_phase(c, plat, &round);
+    }
+    return total;
+}
+
 const xchg_algorithm xchg_algo_alltoall_bruck = {
     .coll = XCHG_ALLTOALL,
     .name = "bruck",
     .summary = "radix-2 Bruck: log2 P rounds of packed blocks",
     .reference = "Bruck et al. 1997",
     .run = bruck,
+    .cost = cost,
     .is_flat = 1,
 };

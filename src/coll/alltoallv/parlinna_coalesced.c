@@ -25,6 +25,7 @@
 #include <limits.h>
 
 #include "../../core/error.h"
+#include "../../select/model.h"
 #include "parlinna_common.h"
 #include "parlogna.h"
 
@@ -118,11 +119,19 @@ fail:
     return rc;
 }
 
+/* The model: xchg_parlinna_cost (parlinna_common.c), one message per node. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    return xchg_parlinna_cost(c, plat, choice->value[XCHG_PARLINNA_RADIX],
+                              choice->value[XCHG_PARLINNA_BATCH], 0);
+}
+
 const xchg_algorithm xchg_algo_alltoallv_parlinna_coalesced = {
     .coll = XCHG_ALLTOALLV,
     .name = "parlinna_coalesced",
     .summary = "ParLogNa within nodes, then one message per node pair member (ParLinNa)",
     .reference = "Fan et al. 2025",
     .run = coalesced,
+    .cost = cost,
     XCHG_PARLINNA_PARAMS,
 };

@@ -52,6 +52,7 @@
 
 #include "../../core/compose.h"
 #include "../../core/error.h"
+#include "../../select/model.h"
 #include "parlogna.h"
 
 /* Number of destinations local rank t of node n serves (own node included). */
@@ -294,4 +295,23 @@ void xchg_parlinna_staged_free(xchg_context *ctx, parlinna_staged *st)
     xchg_scratch_free(ctx, st->buf, st->buf_bytes);
     xchg_scratch_free(ctx, st->meta, st->meta_bytes);
     st->buf = st->meta = NULL;
+}
+
+double xchg_parlinna_cost(const xchg_cost_case *c, const xchg_platform *plat, int64_t radix,
+                          int64_t batch, int per_block)
+{
+    const double N = c->nodes, Q = c->ppn;
+    xchg_cost_case intra = *c;
+    intra.P = c->ppn;
+    intra.nodes = 1;
+    intra.block = N * c->block;
+    double total = xchg_parlogna_cost(&intra, plat, radix < c->ppn ? radix : c->ppn,
+                                      XCHG_PARLOGNA_BOUNCE_WAVE);
+    if (c->nodes <= 1) return total;
+    double steps = per_block ? (N - 1) * Q : N - 1;
+    xchg_cost_phase inter = {.rounds = xchg_cost_rounds((int64_t)steps, batch),
+                             .remote_msgs = per_block ? (N - 1) * Q : N - 1,
+                             .remote_bytes = (N - 1) * Q * c->block,
+                             .copy_bytes = 2 * (N - 1) * Q * c->block};
+    return total + xchg_cost_of_phase(c, plat, &inter);
 }

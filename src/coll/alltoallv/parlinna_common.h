@@ -82,4 +82,13 @@ enum { XCHG_PARLINNA_RADIX = 0, XCHG_PARLINNA_BATCH = 1 };
                                         .def = 8, .min = 1, .max = XCHG_RANGE_MAXINT, \
                                         .help = "inter-node steps in flight"}}
 
+struct xchg_cost_case;
+struct xchg_platform;
+
+/* The model of both variants: the intra-node ParLogNa with blocks of N*m
+ * bytes, then the inter-node exchange of (N-1) * msgs_per_node messages of
+ * (N-1) * Q * m bytes in all, ceil((N-1) * steps_per_node / batch) rounds. */
+double xchg_parlinna_cost(const struct xchg_cost_case *c, const struct xchg_platform *plat,
+                          int64_t radix, int64_t batch, int per_block);
+
 #endif

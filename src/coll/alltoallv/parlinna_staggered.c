@@ -22,6 +22,7 @@
  * forwards; nothing for receiving. Sent blocks are never rewritten.
  */
 #include "../../core/error.h"
+#include "../../select/model.h"
 #include "parlinna_common.h"
 #include "parlogna.h"
 
@@ -83,11 +84,19 @@ fail:
     return rc;
 }
 
+/* The model: xchg_parlinna_cost (parlinna_common.c), single blocks. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    return xchg_parlinna_cost(c, plat, choice->value[XCHG_PARLINNA_RADIX],
+                              choice->value[XCHG_PARLINNA_BATCH], 1);
+}
+
 const xchg_algorithm xchg_algo_alltoallv_parlinna_staggered = {
     .coll = XCHG_ALLTOALLV,
     .name = "parlinna_staggered",
     .summary = "ParLogNa within nodes, then one block per message between nodes (ParLinNa)",
     .reference = "Fan et al. 2025",
     .run = staggered,
+    .cost = cost,
     XCHG_PARLINNA_PARAMS,
 };

@@ -119,6 +119,7 @@
 
 #include "../../core/bundle.h"
 #include "../../core/error.h"
+#include "../../select/model.h"
 
 enum { TAG_META = 0, TAG_DATA = 1 };
 
@@ -609,6 +610,43 @@ fail:
 
 static const char *const bounce_names[] = {"wave", "copy", NULL};
 
+/* The model: rounds (x, z) for z*r^x < P, each one data message to
+ * distance z*r^x carrying the blocks whose digit x is z, preceded by a
+ * metadata message unless x is the highest digit; blocks bounced through T
+ * cost a copy (bounce=copy) or a further message (wave). */
+double xchg_parlogna_cost(const xchg_cost_case *c, const xchg_platform *plat, int64_t radix,
+                          int bounce)
+{
+    const int64_t P = c->P, r = radix < 2 ? 2 : radix;
+    double total = 0;
+    int64_t top = 1; /* r^(w-1), the highest digit's weight */
+    while (top <= (P - 1) / r) top *= r;
+    for (int64_t rx = 1; rx < P; rx = rx <= (P - 1) / r ? rx * r : P) {
+        for (int64_t z = 1; z < r && z * rx < P; z++) {
+            /* indices i < P with digit x == z */
+            int64_t cycle = rx * r, in_rem = P % cycle - z * rx;
+            int64_t blocks = (P / cycle) * rx + (in_rem < 0 ? 0 : in_rem < rx ? in_rem : rx);
+            /* bounced: lower and higher digits non-zero */
+            double bounced = rx > 1 && cycle < P ? blocks * (1 - 1.0 / rx) * (1 - (double)cycle / P)
+                                                 : 0;
+            double f = xchg_cost_remote_fraction(c, (int)(z * rx)), bytes = blocks * c->block;
+            xchg_cost_phase round = {
+                .rounds = (rx < top ? 2 : 1) + (bounce == XCHG_PARLOGNA_BOUNCE_WAVE && bounced > 0),
+                .local_msgs = (rx < top ? 2 : 1) * (1 - f), .remote_msgs = (rx < top ? 2 : 1) * f,
+                .local_bytes = (1 - f) * bytes, .remote_bytes = f * bytes,
+                .copy_bytes = bounce == XCHG_PARLOGNA_BOUNCE_COPY ? 2 * bounced * c->block : 0};
+            total += xchg_cost_of_phase(c, plat, &round);
+        }
+    }
+    return total;
+}
+
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    return xchg_parlogna_cost(c, plat, choice->value[XCHG_PARLOGNA_RADIX],
+                              (int)choice->value[XCHG_PARLOGNA_BOUNCE]);
+}
+
 const xchg_algorithm xchg_algo_alltoallv_parlogna = {
     .coll = XCHG_ALLTOALLV,
     .name = "parlogna",
@@ -617,6 +655,7 @@ const xchg_algorithm xchg_algo_alltoallv_parlogna = {
     .init = parlogna_init,
     .run = parlogna_run,
     .destroy = parlogna_free,
+    .cost = cost,
     .num_params = 2,
     .params = {[XCHG_PARLOGNA_RADIX] = {.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,
                 .max = XCHG_RANGE_P,

@@ -10,6 +10,7 @@
  */
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 /* Receives, then sends, each in ascending rank order. On an error the
  * requests already posted are counted in *count (the caller drains them). */
@@ -39,7 +40,15 @@ static int linear(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
     return xchg_run_posted(ctx, a, plan, post);
 }
 
+/* The model: one round, and every receiver takes the P-1 messages in the
+ * same order (one more message overhead per rank for the queueing). */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    (void)choice;
+    return xchg_cost_direct(c, plat, 1) + c->P * plat->overhead;
+}
+
 XCHG_REGISTER_DIRECT(linear, .name = "linear",
                      .summary = "all posted in ascending rank order, one Waitall (Open MPI basic)",
                      .reference = "Open MPI coll/basic",
-                     .run = linear, .post = post)
+                     .run = linear, .post = post, .cost = cost)

@@ -13,6 +13,7 @@
  */
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 enum { PARAM_STRIDE };
 
@@ -34,10 +35,16 @@ fail:
     return rc;
 }
 
+/* The model: ceil((P-1)/stride) rounds. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    return xchg_cost_direct(c, plat, xchg_cost_rounds(c->P - 1, choice->value[PARAM_STRIDE]));
+}
+
 XCHG_REGISTER_DIRECT(multipair_blocking, .name = "multipair_blocking",
                      .summary = "`stride` pairs posted together, Waitall per group",
                      .reference = "Namugwanya et al. 2023",
-                     .run = multipair_blocking, .num_params = 1,
+                     .run = multipair_blocking, .cost = cost, .num_params = 1,
                      .params = {[PARAM_STRIDE] = {.name = "stride", .kind = XCHG_PARAM_INT,
                                                   .def = 8, .min = 1, .max = XCHG_RANGE_MAXINT,
                                                   .help = "pairs per group (the paper tries 5, 10, 15)"}})

@@ -14,6 +14,7 @@
 
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 /* Receives first, then sends, in the spread-out order. */
 static int post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan, MPI_Request *reqs,
@@ -31,7 +32,14 @@ static int nonblocking(xchg_context *ctx, const xchg_args *a, const xchg_plan *p
     return xchg_run_posted(ctx, a, plan, post);
 }
 
+/* The model (src/select/model.h): one round. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    (void)choice;
+    return xchg_cost_direct(c, plat, 1);
+}
+
 XCHG_REGISTER_DIRECT(nonblocking, .name = "nonblocking",
                      .summary = "all Irecv/Isend at once, one Waitall",
                      .reference = "Namugwanya et al. 2023",
-                     .run = nonblocking, .post = post)
+                     .run = nonblocking, .post = post, .cost = cost)

@@ -18,6 +18,7 @@
  */
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 enum { PARAM_ORDER };
 enum { ORDER_SHIFT, ORDER_XOR };
@@ -50,10 +51,17 @@ static const char *needs_power_of_two(const xchg_context *ctx, const xchg_choice
     return NULL;
 }
 
+/* The model: P-1 rounds. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    (void)choice;
+    return xchg_cost_direct(c, plat, c->P - 1);
+}
+
 XCHG_REGISTER_DIRECT(pairwise, .name = "pairwise",
                      .summary = "P-1 steps of one MPI_Sendrecv each",
                      .reference = "Thakur et al. 2005",
-                     .run = pairwise, .num_params = 1,
+                     .run = pairwise, .cost = cost, .num_params = 1,
                      .params = {[PARAM_ORDER] = {.name = "order", .kind = XCHG_PARAM_ENUM,
                                                  .def = ORDER_SHIFT, .names = order_names,
                                                  .help = "peer order: rank+-i, or rank XOR i (P = 2^k)"}},

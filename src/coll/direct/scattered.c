@@ -14,6 +14,7 @@
  */
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 enum { PARAM_BATCH };
 
@@ -35,10 +36,16 @@ fail:
     return rc;
 }
 
+/* The model: ceil((P-1)/batch) rounds. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    return xchg_cost_direct(c, plat, xchg_cost_rounds(c->P - 1, choice->value[PARAM_BATCH]));
+}
+
 XCHG_REGISTER_DIRECT(scattered, .name = "scattered",
                      .summary = "batches of `batch` exchanges, Waitall per batch (MPICH)",
                      .reference = "Thakur et al. 2005",
-                     .run = scattered, .num_params = 1,
+                     .run = scattered, .cost = cost, .num_params = 1,
                      .params = {[PARAM_BATCH] = {.name = "batch", .kind = XCHG_PARAM_INT,
                                                  .def = 32, .min = 1, .max = XCHG_RANGE_MAXINT,
                                                  .help = "exchanges in flight per batch"}})

@@ -13,6 +13,7 @@
  */
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../select/model.h"
 
 enum { PARAM_WINDOW };
 
@@ -26,10 +27,16 @@ fail:
     return rc;
 }
 
+/* The model: ceil((P-1)/window) rounds. */
+static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xchg_platform *plat)
+{
+    return xchg_cost_direct(c, plat, xchg_cost_rounds(c->P - 1, choice->value[PARAM_WINDOW]));
+}
+
 XCHG_REGISTER_DIRECT(waitany, .name = "waitany",
                      .summary = "sliding window of `window` exchanges driven by MPI_Waitany",
                      .reference = "Namugwanya et al. 2023",
-                     .run = waitany, .num_params = 1,
+                     .run = waitany, .cost = cost, .num_params = 1,
                      .params = {[PARAM_WINDOW] = {.name = "window", .kind = XCHG_PARAM_INT,
                                                   .def = 8, .min = 1, .max = XCHG_RANGE_MAXINT,
                                                   .help = "sends and receives in flight (the paper's stride)"}})

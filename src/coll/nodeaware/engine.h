@@ -119,17 +119,37 @@ void xchg_hier_free(xchg_plan *plan);
      .names = xchg_hier_region_names,                                               \
      .help = "regions per node (min(g, node size) are used), or numa or socket"}
 
-/* Register `ident` for alltoall and alltoallv; `init` builds its plan;
- * PARAMS(c) lists the parameters for collective c (the inner algorithm's
- * collective). */
-#define XCHG_REGISTER_HIER(ident, init_fn, text, nparams, PARAMS, ...)               \
+struct xchg_cost_case;
+struct xchg_platform;
+
+/* The family's cost model (model.c): the phases above with the inner
+ * algorithm's own model for each inner exchange. */
+double xchg_hier_cost(const struct xchg_cost_case *c, const xchg_choice *choice,
+                      const struct xchg_platform *plat, const xchg_hier_spec *spec);
+
+/* Register `ident` for alltoall and alltoallv. `spec_fn(choice)` gives the
+ * member's xchg_hier_spec for its parameter values; its plan init and cost
+ * model follow. PARAMS(c) lists the parameters for collective c (the inner
+ * algorithm's collective). */
+#define XCHG_REGISTER_HIER(ident, spec_fn, text, nparams, PARAMS, ...)               \
+    static int init_##ident(xchg_plan *plan)                                         \
+    {                                                                                \
+        const xchg_hier_spec spec = spec_fn(&plan->choice);                          \
+        return xchg_hier_init(plan, &spec);                                          \
+    }                                                                                \
+    static double cost_##ident(const struct xchg_cost_case *c, const xchg_choice *choice, \
+                               const struct xchg_platform *plat)                     \
+    {                                                                                \
+        const xchg_hier_spec spec = spec_fn(choice);                                 \
+        return xchg_hier_cost(c, choice, plat, &spec);                               \
+    }                                                                                \
     const xchg_algorithm xchg_algo_alltoall_##ident = {                              \
-        .coll = XCHG_ALLTOALL, .name = #ident, .summary = text, .init = init_fn,     \
-        .run = xchg_hier_run, .destroy = xchg_hier_free, .num_params = nparams,      \
-        .params = PARAMS(XCHG_ALLTOALL), __VA_ARGS__};                               \
+        .coll = XCHG_ALLTOALL, .name = #ident, .summary = text, .init = init_##ident, \
+        .run = xchg_hier_run, .destroy = xchg_hier_free, .cost = cost_##ident,       \
+        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALL), __VA_ARGS__};        \
     const xchg_algorithm xchg_algo_alltoallv_##ident = {                             \
-        .coll = XCHG_ALLTOALLV, .name = #ident, .summary = text, .init = init_fn,    \
-        .run = xchg_hier_run, .destroy = xchg_hier_free, .num_params = nparams,      \
-        .params = PARAMS(XCHG_ALLTOALLV), __VA_ARGS__};
+        .coll = XCHG_ALLTOALLV, .name = #ident, .summary = text, .init = init_##ident, \
+        .run = xchg_hier_run, .destroy = xchg_hier_free, .cost = cost_##ident,       \
+        .num_params = nparams, .params = PARAMS(XCHG_ALLTOALLV), __VA_ARGS__};
 
 #endif

@@ -18,14 +18,13 @@
 
 enum { PARAM_INNER };
 
-static int init(xchg_plan *plan)
+static xchg_hier_spec spec_of(const xchg_choice *choice)
 {
-    const xchg_hier_spec spec = {.leaders = 1, .groups = 0,
-                                 .inner_param = PARAM_INNER};
-    return xchg_hier_init(plan, &spec);
+    (void)choice;
+    return (xchg_hier_spec){.leaders = 1, .groups = 0, .inner_param = PARAM_INNER};
 }
 
 #define PARAMS(c) {[PARAM_INNER] = XCHG_HIER_PARAM_INNER(c)}
-XCHG_REGISTER_HIER(hierarchical, init,
+XCHG_REGISTER_HIER(hierarchical, spec_of,
                    "gather to one leader per node, leaders exchange, scatter", 1, PARAMS,
                    .reference = "Kinkead et al. 2025")

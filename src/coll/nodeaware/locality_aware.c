@@ -21,15 +21,14 @@
 
 enum { PARAM_GROUPS, PARAM_INNER };
 
-static int init(xchg_plan *plan)
+static xchg_hier_spec spec_of(const xchg_choice *choice)
 {
-    const xchg_hier_spec spec = {.leaders = 0, .groups = (int)plan->choice.value[PARAM_GROUPS],
-                                 .inner_param = PARAM_INNER};
-    return xchg_hier_init(plan, &spec);
+    return (xchg_hier_spec){.leaders = 0, .groups = (int)choice->value[PARAM_GROUPS],
+                            .inner_param = PARAM_INNER};
 }
 
 #define PARAMS(c) \
     {[PARAM_GROUPS] = XCHG_HIER_PARAM_GROUPS, [PARAM_INNER] = XCHG_HIER_PARAM_INNER(c)}
-XCHG_REGISTER_HIER(locality_aware, init,
+XCHG_REGISTER_HIER(locality_aware, spec_of,
                    "node-aware exchange with g regions per node", 2, PARAMS,
                    .reference = "Kinkead et al. 2025")

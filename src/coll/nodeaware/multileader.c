@@ -19,15 +19,14 @@
 
 enum { PARAM_LEADERS, PARAM_INNER };
 
-static int init(xchg_plan *plan)
+static xchg_hier_spec spec_of(const xchg_choice *choice)
 {
-    const xchg_hier_spec spec = {.leaders = (int)plan->choice.value[PARAM_LEADERS], .groups = 0,
-                                 .inner_param = PARAM_INNER};
-    return xchg_hier_init(plan, &spec);
+    return (xchg_hier_spec){.leaders = (int)choice->value[PARAM_LEADERS], .groups = 0,
+                            .inner_param = PARAM_INNER};
 }
 
 #define PARAMS(c) \
     {[PARAM_LEADERS] = XCHG_HIER_PARAM_LEADERS, [PARAM_INNER] = XCHG_HIER_PARAM_INNER(c)}
-XCHG_REGISTER_HIER(multileader, init,
+XCHG_REGISTER_HIER(multileader, spec_of,
                    "gather to k leaders per node, all leaders exchange, scatter", 2, PARAMS,
                    .reference = "Kinkead et al. 2025")

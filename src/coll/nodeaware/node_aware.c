@@ -25,14 +25,13 @@
 
 enum { PARAM_INNER };
 
-static int init(xchg_plan *plan)
+static xchg_hier_spec spec_of(const xchg_choice *choice)
 {
-    const xchg_hier_spec spec = {.leaders = 0, .groups = 1,
-                                 .inner_param = PARAM_INNER};
-    return xchg_hier_init(plan, &spec);
+    (void)choice;
+    return (xchg_hier_spec){.leaders = 0, .groups = 1, .inner_param = PARAM_INNER};
 }
 
 #define PARAMS(c) {[PARAM_INNER] = XCHG_HIER_PARAM_INNER(c)}
-XCHG_REGISTER_HIER(node_aware, init,
+XCHG_REGISTER_HIER(node_aware, spec_of,
                    "exchange among equal local ranks of all nodes, then within the node", 1,
                    PARAMS, .reference = "Kinkead et al. 2025")

@@ -1,0 +1,173 @@
+/*
+ * xchg-select: automatic selection (src/select/) must choose the same
+ * algorithm on every rank, and what it chooses must be right.
+ *
+ * For alltoallv (counts that differ between ranks, zeros included, sizes
+ * that change from call to call), alltoall and allgather, with no
+ * XCHG_<COLL> set, under XCHG_AGREE=sampled, always and never: every call's
+ * result is compared byte for byte with the MPI library's own collective
+ * (PMPI), and the algorithm it used (XCHG_Comm_get_algorithm, last_used)
+ * is gathered and must be the same string on every rank. Persistent
+ * alltoallv plans too. Then XCHG_AGREE=bogus must fail with MPI_ERR_ARG and
+ * leave the receive buffer untouched. Prints "N passed, N failed".
+ *   usage: [XCHG_VIRTUAL_NODES=K] mpirun -n P xchg-select [--calls N]
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xchg.h"
+
+#define NAME_LEN 256
+
+static int passed, failed, rank, size;
+
+static void check(int ok, const char *what, const char *detail)
+{
+    int all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (all_ok) {
+        passed++;
+    } else {
+        failed++;
+        if (!ok) printf("FAIL select rank %d: %s (%s)\n", rank, what, detail);
+    }
+}
+
+/* The algorithm the last call of `coll` used, the same on every rank. */
+static void check_same_choice(const char *coll, const char *what)
+{
+    char mine[NAME_LEN] = {0}, *all = malloc((size_t)size * NAME_LEN);
+    XCHG_Comm_get_algorithm(MPI_COMM_WORLD, coll, 1, 0, mine, NAME_LEN);
+    MPI_Allgather(mine, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, MPI_COMM_WORLD);
+    int same = mine[0] != '\0';
+    for (int r = 0; r < size; r++) same &= strcmp(all + (size_t)r * NAME_LEN, mine) == 0;
+    char detail[2 * NAME_LEN + 64];
+    snprintf(detail, sizeof detail, "%s chose %s, rank 0 %s", coll, mine, all);
+    check(same, what, detail);
+    free(all);
+}
+
+/* Block sizes (doubles) of call `call` at scale `unit`: rank-dependent, with zeros. */
+static int count_of(int from, int to, int call, int unit)
+{
+    int k = (from * 7 + to * 3 + call) % 5;
+    return k == 0 ? 0 : unit * k;
+}
+
+static void fill(double *buf, size_t n, int salt)
+{
+    for (size_t i = 0; i < n; i++) buf[i] = salt * 1e6 + (double)i;
+}
+
+static void alltoallv_case(int call, int unit, int persistent, const char *what)
+{
+    int *sc = malloc(4 * (size_t)size * sizeof(int)), *sd = sc + size, *rc = sd + size,
+        *rd = rc + size;
+    int stotal = 0, rtotal = 0;
+    for (int p = 0; p < size; p++) {
+        sc[p] = count_of(rank, p, call, unit), sd[p] = stotal, stotal += sc[p];
+        rc[p] = count_of(p, rank, call, unit), rd[p] = rtotal, rtotal += rc[p];
+    }
+    double *send = malloc(((size_t)stotal + 1) * sizeof(double));
+    double *got = calloc((size_t)rtotal + 1, sizeof(double));
+    double *want = calloc((size_t)rtotal + 1, sizeof(double));
+    fill(send, (size_t)stotal, rank);
+    int err;
+    if (persistent) {
+        XCHG_Request req;
+        err = XCHG_Alltoallv_init(send, sc, sd, MPI_DOUBLE, got, rc, rd, MPI_DOUBLE,
+                                  MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+        if (err == MPI_SUCCESS) err = XCHG_Start(&req);
+        if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
+        if (err == MPI_SUCCESS) err = XCHG_Request_free(&req);
+    } else {
+        err = XCHG_Alltoallv(send, sc, sd, MPI_DOUBLE, got, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD);
+    }
+    PMPI_Alltoallv(send, sc, sd, MPI_DOUBLE, want, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD);
+    check(err == MPI_SUCCESS && memcmp(got, want, (size_t)rtotal * sizeof(double)) == 0, what,
+          err == MPI_SUCCESS ? "result differs from PMPI_Alltoallv" : XCHG_Last_error());
+    check_same_choice("alltoallv", what);
+    free(send), free(got), free(want), free(sc);
+}
+
+static void uniform_case(const char *coll, int count, const char *what)
+{
+    int gather = strcmp(coll, "allgather") == 0;
+    size_t sn = (size_t)count * (gather ? 1 : (size_t)size), rn = (size_t)count * size;
+    double *send = malloc((sn + 1) * sizeof(double)), *got = calloc(rn + 1, sizeof(double)),
+           *want = calloc(rn + 1, sizeof(double));
+    fill(send, sn, rank);
+    int err = gather ? XCHG_Allgather(send, count, MPI_DOUBLE, got, count, MPI_DOUBLE,
+                                      MPI_COMM_WORLD)
+                     : XCHG_Alltoall(send, count, MPI_DOUBLE, got, count, MPI_DOUBLE,
+                                     MPI_COMM_WORLD);
+    if (gather) PMPI_Allgather(send, count, MPI_DOUBLE, want, count, MPI_DOUBLE, MPI_COMM_WORLD);
+    else PMPI_Alltoall(send, count, MPI_DOUBLE, want, count, MPI_DOUBLE, MPI_COMM_WORLD);
+    check(err == MPI_SUCCESS && memcmp(got, want, rn * sizeof(double)) == 0, what,
+          err == MPI_SUCCESS ? "result differs from PMPI" : XCHG_Last_error());
+    check_same_choice(coll, what);
+    free(send), free(got), free(want);
+}
+
+/* XCHG_AGREE=bogus: MPI_ERR_ARG on every rank, receive buffer untouched. */
+static void bad_agree_mode(void)
+{
+    setenv("XCHG_AGREE", "bogus", 1);
+    int *counts = malloc(2 * (size_t)size * sizeof(int)), *displs = counts + size;
+    for (int p = 0; p < size; p++) counts[p] = 1, displs[p] = p;
+    double *send = calloc((size_t)size, sizeof(double)), *recv = malloc((size_t)size * sizeof(double));
+    for (int p = 0; p < size; p++) recv[p] = -1;
+    int err = XCHG_Alltoallv(send, counts, displs, MPI_DOUBLE, recv, counts, displs, MPI_DOUBLE,
+                             MPI_COMM_WORLD);
+    int untouched = 1;
+    for (int p = 0; p < size; p++) untouched &= recv[p] == -1;
+    int cls = MPI_SUCCESS;
+    if (err != MPI_SUCCESS) MPI_Error_class(err, &cls);
+    check(cls == MPI_ERR_ARG && untouched && strstr(XCHG_Last_error(), "XCHG_AGREE"),
+          "XCHG_AGREE=bogus", XCHG_Last_error());
+    unsetenv("XCHG_AGREE");
+    free(counts), free(send), free(recv);
+}
+
+int main(int argc, char **argv)
+{
+    int calls = 40;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--calls=", 8) == 0) calls = atoi(argv[i] + 8);
+    unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
+
+    static const char *const modes[] = {"sampled", "always", "never"};
+    static const int units[] = {1, 3, 40, 700, 5000}; /* doubles: 8 B .. 40 KB blocks */
+    const int nunits = (int)(sizeof units / sizeof units[0]);
+    char what[128];
+    for (int m = 0; m < 3; m++) {
+        setenv("XCHG_AGREE", modes[m], 1);
+        for (int call = 0; call < calls; call++) {
+            /* sizes change every few calls: a sampled agreement goes stale */
+            int unit = units[(call / 3) % nunits];
+            snprintf(what, sizeof what, "alltoallv XCHG_AGREE=%s call %d unit %d", modes[m], call,
+                     unit);
+            alltoallv_case(call, unit, 0, what);
+        }
+    }
+    unsetenv("XCHG_AGREE");
+    for (int u = 0; u < nunits; u++) {
+        snprintf(what, sizeof what, "persistent alltoallv unit %d", units[u]);
+        alltoallv_case(u, units[u], 1, what);
+        snprintf(what, sizeof what, "alltoall %d doubles", units[u]);
+        uniform_case("alltoall", units[u], what);
+        snprintf(what, sizeof what, "allgather %d doubles", units[u]);
+        uniform_case("allgather", units[u], what);
+    }
+    bad_agree_mode();
+    if (rank == 0) printf("%d passed, %d failed\n", passed, failed);
+    MPI_Finalize();
+    return failed != 0;
+}
