@@ -153,4 +153,13 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
                       const char *path);
 void bench_progress(int enabled, int done, int total, int64_t size, const char *algo);
 
+/* The string XCHG_Comm_set_algorithm takes for a row's selection: "auto"
+ * (automatic selection) clears the communicator's choice. */
+static inline const char *bench_selection_string(const char *selection)
+{
+    return selection[0] == 'a' && selection[1] == 'u' && selection[2] == 't' &&
+                   selection[3] == 'o' && selection[4] == '\0'
+               ? "" : selection;
+}
+
 #endif

@@ -1,7 +1,9 @@
 /*
  * --algo expansion for xchg-bench, from the registry (so algorithms added
  * later appear without changes here):
- *   --algo all                    every algorithm of the collective, defaults
+ *   --algo all                    `auto` (what xchg chooses by itself), then
+ *                                 every algorithm of the collective, defaults
+ *   --algo auto                   automatic selection (src/select/)
  *   --algo scattered:batch=8      one selection string, as XCHG_ALLTOALLV takes
  *   --algo NAME:p=all             every valid value of p at this P (integer
  *                                 range, min..P when unbounded, plus special
@@ -29,9 +31,11 @@ static int add(bench_algo_list *list, xchg_coll coll, const char *text)
 {
     xchg_choice choice;
     char canonical[256];
-    if (xchg_choice_parse(coll, text, &choice) != MPI_SUCCESS) return MPI_ERR_ARG;
-    xchg_choice_format(&choice, canonical, sizeof canonical);
-    text = canonical;
+    if (strcmp(text, "auto") != 0) {
+        if (xchg_choice_parse(coll, text, &choice) != MPI_SUCCESS) return MPI_ERR_ARG;
+        xchg_choice_format(&choice, canonical, sizeof canonical);
+        text = canonical;
+    }
     char (*grown)[256] = realloc(list->selection, (size_t)(list->count + 1) * sizeof *grown);
     if (!grown) return MPI_ERR_NO_MEM;
     list->selection = grown;
@@ -105,7 +109,9 @@ static int expand_one(const bench_options *opt, const char *spec, int nranks,
                       bench_algo_list *list)
 {
     xchg_choice check;
+    if (strcmp(spec, "auto") == 0) return add(list, opt->coll, spec) != MPI_SUCCESS;
     if (strcmp(spec, "all") == 0) {
+        if (add(list, opt->coll, "auto") != MPI_SUCCESS) return 1;
         for (int i = 0; i < xchg_registry_count(opt->coll); i++)
             if (add(list, opt->coll, xchg_registry_get(opt->coll, i)->name) != MPI_SUCCESS) return 1;
         return 0;

@@ -134,7 +134,10 @@ static int persistent_trial(const bench_options *o, bench_workload *w, const cha
                          .mpi = MPI_REQUEST_NULL};
     MPI_Info info = MPI_INFO_NULL;
     int rc = MPI_SUCCESS, n = o->persistent;
-    if (!req.is_mpi) {
+    if (!req.is_mpi && bench_selection_string(selection)[0] == '\0') {
+        /* auto: no info key, and no choice left on comm by another row */
+        rc = XCHG_Comm_set_algorithm(comm, o->coll_name, "");
+    } else if (!req.is_mpi) {
         rc = MPI_Info_create(&info);
         if (rc == MPI_SUCCESS) rc = MPI_Info_set(info, "xchg_algorithm", selection);
     }
@@ -204,7 +207,8 @@ static int persistent_summarize(const bench_options *o, int trials, const double
 /* Select on a fresh communicator; MPI's row has no context to create. */
 static int fresh_select(const bench_options *o, const char *selection, MPI_Comm fresh)
 {
-    return selection ? XCHG_Comm_set_algorithm(fresh, o->coll_name, selection) : MPI_SUCCESS;
+    return selection ? XCHG_Comm_set_algorithm(fresh, o->coll_name, bench_selection_string(selection))
+                     : MPI_SUCCESS;
 }
 
 static int first_call_trial(const bench_options *o, bench_workload *w, const char *selection,

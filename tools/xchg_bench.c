@@ -55,7 +55,7 @@ static void usage(FILE *out)
         "  -r, --rounds N       interleave: time MPI and every algorithm in N rounds of\n"
         "                       ITER/N iterations each (10), so load changes hit all alike\n"
         "  -f, --full           also print min and max columns\n"
-        "  -a, --algo SPEC      repeatable; default all. SPEC: all | name[:p=v,...] |\n"
+        "  -a, --algo SPEC      repeatable; default all (auto first). SPEC: all | auto | name[:p=v,...] |\n"
         "                       name:p=all | name:p=A..B (B may be P) | name:p=A,B,C\n"
         "                       (p=all: every valid value; unbounded integers: min..P)\n"
         "  -d, --dist D         alltoallv block sizes: uniform (default), normal, powerlaw,\n"
@@ -331,7 +331,8 @@ static void check_algorithm(const bench_options *o, bench_workload *w, const cha
                             MPI_Comm comm, bench_result *r)
 {
     snprintf(r->algorithm, sizeof r->algorithm, "%s", selection);
-    if (XCHG_Comm_set_algorithm(comm, o->coll_name, selection) != MPI_SUCCESS) {
+    if (XCHG_Comm_set_algorithm(comm, o->coll_name, bench_selection_string(selection)) !=
+        MPI_SUCCESS) {
         r->status = ROW_NOT_APPLICABLE; /* deterministic: the same on every rank */
         snprintf(r->message, sizeof r->message, "%s", XCHG_Last_error());
         return;
@@ -340,7 +341,10 @@ static void check_algorithm(const bench_options *o, bench_workload *w, const cha
     int rc = bench_call(o, w, 0, comm);
     char used[256] = "";
     XCHG_Comm_get_algorithm(comm, o->coll_name, 1, 0, used, sizeof used);
-    if (used[0]) snprintf(r->algorithm, sizeof r->algorithm, "%s", used);
+    if (used[0] && strcmp(selection, "auto") == 0)
+        snprintf(r->algorithm, sizeof r->algorithm, "auto[%s]", used);
+    else if (used[0])
+        snprintf(r->algorithm, sizeof r->algorithm, "%s", used);
     int local[2] = {rc != MPI_SUCCESS, rc == MPI_SUCCESS &&
                                            memcmp(w->recvbuf, w->refbuf, w->recv_bytes) != 0};
     int global[2];
@@ -436,7 +440,8 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
             bench_progress(progress, progress_base + step * 1000 / (rounds * num_rows),
                            progress_total, w->size, r->algorithm);
             if (r->status != ROW_OK) continue;
-            if (!r->is_mpi) XCHG_Comm_set_algorithm(comm, o->coll_name, algos->selection[i - 1]);
+            if (!r->is_mpi) XCHG_Comm_set_algorithm(comm, o->coll_name,
+                                                    bench_selection_string(algos->selection[i - 1]));
             double *row_phases =
                 phases ? phases + (size_t)i * BENCH_NUM_PHASES * (size_t)o->iterations + done
                        : NULL;
