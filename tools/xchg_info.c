@@ -215,7 +215,8 @@ static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, i
 /* --select with --ranks P --ppn Q: the model alone, for a machine of
  * ceil(P/Q) nodes of Q ranks (the last one may be smaller) that need not be
  * this one; no communicator, so no override, environment or tuning file. */
-static int explain_model(const char *collective, long long bytes, int ranks, int ppn, int top)
+static int explain_model(const char *collective, long long bytes, int ranks, int ppn, int top,
+                         char **predict, int npredict)
 {
     xchg_coll coll;
     if (ranks < 1 || ppn < 1 || bytes < 0 || xchg_coll_from_name(collective, &coll)) {
@@ -238,6 +239,21 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
     xchg_choice_format(&best, name, sizeof name);
     printf("%s\n# %s, P=%d on %d node(s) of %d ranks, %lld B per block: the cost model\n",
            name, collective, ranks, in.num_nodes, in.max_node_size, bytes);
+    for (int i = 0; i < npredict; i++) { /* --predict SEL: one line "predict SEL us" */
+        xchg_choice choice;
+        if (xchg_choice_parse(coll, predict[i], &choice) != MPI_SUCCESS ||
+            xchg_choice_fit(&model_ctx, &choice) != MPI_SUCCESS) {
+            printf("predict %s error %s\n", predict[i], XCHG_Last_error());
+            continue;
+        }
+        xchg_cost_case c = xchg_cost_case_of(&in);
+        printf("predict %s %s\n", predict[i],
+               choice.algo->cost ? (snprintf(name, sizeof name, "%.3f",
+                                             choice.algo->cost(&c, &choice,
+                                                               xchg_select_platform()) * 1e6),
+                                    name)
+                                 : "unmodelled");
+    }
     return print_ranking(&model_ctx, &in, top);
 }
 
@@ -251,13 +267,14 @@ static void usage(FILE *out)
                  "    alltoallv, allgather) with blocks of N bytes (alltoallv: the mean block),\n"
                  "    honouring XCHG_ALLTOALL etc., what decided, and the cost model's K\n"
                  "    (default 10) cheapest candidates; with --ranks P --ppn Q the model's\n"
-                 "    choice for P ranks on nodes of Q (any P; one process is enough)\n");
+                 "    choice for P ranks on nodes of Q (any P; one process is enough), and\n"
+                 "    with --predict SEL (repeatable) the model's time of SEL there\n");
 }
 
 int main(int argc, char **argv)
 {
     enum { OPT_ALGOS = 256, OPT_MARKDOWN, OPT_TOPOLOGY, OPT_SELECT, OPT_BYTES, OPT_TOP, OPT_RANKS,
-           OPT_PPN };
+           OPT_PPN, OPT_PREDICT };
     static const struct option longs[] = {{"algorithms", no_argument, 0, OPT_ALGOS},
                                           {"markdown", no_argument, 0, OPT_MARKDOWN},
                                           {"topology", no_argument, 0, OPT_TOPOLOGY},
@@ -266,12 +283,14 @@ int main(int argc, char **argv)
                                           {"top", required_argument, 0, OPT_TOP},
                                           {"ranks", required_argument, 0, OPT_RANKS},
                                           {"ppn", required_argument, 0, OPT_PPN},
+                                          {"predict", required_argument, 0, OPT_PREDICT},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     int rank, what = 0, c, exit_code = 0;
     const char *select = NULL;
     long long bytes = -1;
-    int top = 10, ranks = 0, ppn = 0;
+    int top = 10, ranks = 0, ppn = 0, npredict = 0;
+    char *predict[64];
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     opterr = rank == 0;
@@ -281,6 +300,7 @@ int main(int argc, char **argv)
         else if (c == OPT_TOP) top = atoi(optarg);
         else if (c == OPT_RANKS) ranks = atoi(optarg);
         else if (c == OPT_PPN) ppn = atoi(optarg);
+        else if (c == OPT_PREDICT && npredict < 64) predict[npredict++] = optarg;
         else if (c == OPT_ALGOS || c == OPT_MARKDOWN || c == OPT_TOPOLOGY) what = c;
         else {
             if (rank == 0) usage(c == 'h' ? stdout : stderr);
@@ -291,7 +311,7 @@ int main(int argc, char **argv)
     MPI_Comm comm = MPI_COMM_WORLD;
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     if (what == OPT_SELECT && (ranks || ppn)) {
-        if (rank == 0) exit_code = explain_model(select, bytes, ranks, ppn, top);
+        if (rank == 0) exit_code = explain_model(select, bytes, ranks, ppn, top, predict, npredict);
     } else if (what == OPT_SELECT) {
         exit_code = explain_selection(comm, select, bytes, top);
     } else if (what == OPT_ALGOS || what == OPT_MARKDOWN) {
