@@ -55,13 +55,16 @@ static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
-/* The running library, as xchg-bench writes it: the first line up to ','. */
+/* The running library, as xchg-bench writes it: the first line up to ',',
+ * tabs as spaces (MPICH: "MPICH Version:\t4.0"). */
 static void library_name(char *buf, size_t len)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int vlen;
     MPI_Get_library_version(version, &vlen);
     version[strcspn(version, ",\n")] = '\0';
+    for (char *c = version; *c; c++)
+        if (*c == '\t') *c = ' ';
     snprintf(buf, len, "%s", version);
 }
 
