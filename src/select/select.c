@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "tuning.h"
 #include "xchg.h"
 
 static const char *const env_names[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
@@ -81,6 +82,19 @@ int xchg_select(xchg_context *ctx, xchg_coll coll, int64_t bytes_per_peer, xchg_
         }
         return MPI_SUCCESS;
     }
-    return parse_memoized(ctx, coll, default_rule(ctx, coll, bytes_per_peer),
+    /* Integration sketch (the lead decides): the tuning file, after the
+     * environment and before the built-in rule. */
+    xchg_select_input in = {.coll = coll, .comm_size = ctx->size,
+                            .num_nodes = ctx->topo.num_nodes, .min_node_size = ctx->size,
+                            .max_node_size = 0, .bytes = bytes_per_peer,
+                            .max_block_bytes = bytes_per_peer};
+    for (int n = 0; n < ctx->topo.num_nodes; n++) {
+        if (ctx->topo.node_size[n] < in.min_node_size) in.min_node_size = ctx->topo.node_size[n];
+        if (ctx->topo.node_size[n] > in.max_node_size) in.max_node_size = ctx->topo.node_size[n];
+    }
+    const char *tuned = NULL;
+    int rc = xchg_tuning_lookup(&in, &tuned);
+    if (rc != MPI_SUCCESS) return rc;
+    return parse_memoized(ctx, coll, tuned ? tuned : default_rule(ctx, coll, bytes_per_peer),
                           &ctx->rule_selection[coll], out);
 }
