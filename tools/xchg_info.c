@@ -193,10 +193,15 @@ static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, i
 {
     if (in->bytes < 0 || top <= 0) return 0;
     int count = 0;
-    xchg_model_rank(ctx, in, xchg_select_platform(), NULL, 0, &count);
+    const xchg_platform *plat;
+    if (xchg_select_platform(&plat) != MPI_SUCCESS) {
+        fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
+        return 1;
+    }
+    xchg_model_rank(ctx, in, plat, NULL, 0, &count);
     xchg_candidate *all = malloc((size_t)count * sizeof *all);
     if (!all) return 1;
-    xchg_model_rank(ctx, in, xchg_select_platform(), all, count, &count);
+    xchg_model_rank(ctx, in, plat, all, count, &count);
     printf("# the cost model's %d cheapest of %d candidates (us):\n", top < count ? top : count,
            count);
     printf("# %4s %10s %9s %9s %9s %9s  %s\n", "rank", "predicted", "latency", "overhead",
@@ -231,7 +236,9 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
                             .max_node_size = ranks < ppn ? ranks : ppn,
                             .bytes = bytes, .max_block_bytes = bytes};
     xchg_choice best;
-    if (xchg_model_choose(&model_ctx, &in, xchg_select_platform(), &best) != MPI_SUCCESS) {
+    const xchg_platform *plat;
+    if (xchg_select_platform(&plat) != MPI_SUCCESS ||
+        xchg_model_choose(&model_ctx, &in, plat, &best) != MPI_SUCCESS) {
         fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
         return 1;
     }
@@ -249,8 +256,7 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
         xchg_cost_case c = xchg_cost_case_of(&in);
         printf("predict %s %s\n", predict[i],
                choice.algo->cost ? (snprintf(name, sizeof name, "%.3f",
-                                             choice.algo->cost(&c, &choice,
-                                                               xchg_select_platform()) * 1e6),
+                                             choice.algo->cost(&c, &choice, plat) * 1e6),
                                     name)
                                  : "unmodelled");
     }

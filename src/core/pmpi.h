@@ -105,5 +105,6 @@
 #define MPI_Initialized PMPI_Initialized
 #define MPI_Finalized PMPI_Finalized
 #define MPI_Query_thread PMPI_Query_thread
+#define MPI_Get_library_version PMPI_Get_library_version
 
 #endif

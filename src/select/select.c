@@ -28,6 +28,7 @@
 
 #include "../core/error.h"
 #include "model.h"
+#include "tuning.h"
 #include "xchg.h"
 
 static const char *const env_names[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
@@ -86,9 +87,11 @@ static int explicit_choice(xchg_context *ctx, xchg_coll coll, int *decided, xchg
     return MPI_SUCCESS;
 }
 
-const xchg_platform *xchg_select_platform(void)
+int xchg_select_platform(const xchg_platform **plat)
 {
-    return &xchg_platform_builtin;
+    int rc = xchg_tuning_platform(plat);
+    if (rc == MPI_SUCCESS && !*plat) *plat = &xchg_platform_builtin;
+    return rc;
 }
 
 xchg_select_input xchg_select_input_of(const xchg_context *ctx, xchg_coll coll, int64_t bytes)
@@ -114,7 +117,9 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *in, xchg_cho
             *out = m->memo_choice[i];
             return MPI_SUCCESS;
         }
-    int rc = xchg_model_choose(ctx, in, xchg_select_platform(), out);
+    const xchg_platform *plat;
+    int rc = xchg_select_platform(&plat);
+    if (rc == MPI_SUCCESS) rc = xchg_model_choose(ctx, in, plat, out);
     if (rc != MPI_SUCCESS) return rc;
     int slot = m->count < XCHG_SELECT_MEMO ? m->count++ : m->next;
     m->next = (slot + 1) % XCHG_SELECT_MEMO;
@@ -127,6 +132,11 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *in, xchg_cho
 /* Everything after the override and the environment. */
 static int automatic_choice(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out)
 {
+    const char *tuned;
+    int rc = xchg_tuning_lookup(in, &tuned);
+    if (rc != MPI_SUCCESS) return rc;
+    if (tuned) /* validated when the file was read; fitted to ctx here */
+        return parse_memoized(ctx, in->coll, tuned, &ctx->tuned_selection[in->coll], out);
     if (in->bytes < 0 || in->coll == XCHG_NEIGHBOR_ALLTOALLV)
         return parse_memoized(ctx, in->coll, fixed_rule(in->coll),
                               &ctx->rule_selection[in->coll], out);
@@ -146,7 +156,14 @@ const char *xchg_select_source(xchg_context *ctx, xchg_coll coll, int64_t bytes)
     if (ctx->has_override[coll]) return "XCHG_Comm_set_algorithm";
     const char *env = getenv(env_names[coll]);
     if (env && *env) return env_names[coll];
+    xchg_select_input in = xchg_select_input_of(ctx, coll, bytes);
+    const char *tuned = NULL;
+    const xchg_platform *plat = NULL;
+    if (xchg_tuning_lookup(&in, &tuned) != MPI_SUCCESS) return "an error (XCHG_Last_error)";
+    if (tuned) return "a rule of the tuning file (XCHG_TUNING_FILE)";
     if (bytes < 0 || coll == XCHG_NEIGHBOR_ALLTOALLV) return "the fixed rule (no sizes to model)";
+    if (xchg_tuning_platform(&plat) == MPI_SUCCESS && plat)
+        return "the cost model, the tuning file's platform constants";
     return "the cost model, built-in platform constants";
 }
 

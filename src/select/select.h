@@ -28,7 +28,8 @@ xchg_select_input xchg_select_input_of(const xchg_context *ctx, xchg_coll coll, 
  * "the cost model", ...), for explanations (xchg-info --select). */
 const char *xchg_select_source(xchg_context *ctx, xchg_coll coll, int64_t bytes);
 
-/* The platform constants the model uses: the tuning file's, or built in. */
-const xchg_platform *xchg_select_platform(void);
+/* The platform constants the model uses: the tuning file's, or built in
+ * (MPI_SUCCESS), or the tuning file's error. */
+int xchg_select_platform(const xchg_platform **plat);
 
 #endif
