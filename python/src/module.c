@@ -64,6 +64,16 @@ static MPI_Comm *get_comm(PyObject *obj)
     return PyMPIComm_Get(obj); /* NULL with TypeError when not a Comm */
 }
 
+int pyx_comm_alive(PyObject *comm_obj)
+{
+    MPI_Comm *comm = PyMPIComm_Get(comm_obj);
+    if (!comm) {
+        PyErr_Clear();
+        return 0;
+    }
+    return *comm != MPI_COMM_NULL;
+}
+
 MPI_Info *pyx_get_info(PyObject *obj)
 {
     return PyMPIInfo_Get(obj);

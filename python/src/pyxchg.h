@@ -54,6 +54,10 @@ void pyx_args_release(pyx_args *a);
  * API is imported in module.c only, so its accessors are wrapped there. */
 MPI_Info *pyx_get_info(PyObject *obj);
 
+/* Whether an mpi4py communicator object still holds a communicator (its
+ * Free() sets it to MPI_COMM_NULL). */
+int pyx_comm_alive(PyObject *comm_obj);
+
 /* The request type (request.c). new_request takes over a's held buffers. */
 extern PyTypeObject PyxRequest_Type;
 PyObject *pyx_request_new(void *xchg_request, pyx_args *a);

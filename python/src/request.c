@@ -3,7 +3,9 @@
  * buffers (Python buffer views), the count arrays, the communicator and the
  * datatypes until Free(), so that nothing xchg refers to goes away while the
  * request lives. A request still alive when MPI is finalized is dropped
- * without calling MPI.
+ * without calling MPI, and so is one whose communicator was freed first
+ * (through the mpi4py object it was made with): xchg's state for that
+ * communicator is gone with it.
  */
 #include "pyxchg.h"
 
@@ -50,7 +52,8 @@ PyObject *pyx_request_new(void *xchg_request, pyx_args *a)
 static int request_free(PyxRequest *self)
 {
     int rc = MPI_SUCCESS;
-    if (self->req != XCHG_REQUEST_NULL && mpi_usable()) {
+    if (self->req != XCHG_REQUEST_NULL && mpi_usable() &&
+        pyx_comm_alive(PyTuple_GET_ITEM(self->refs, 0))) {
         pyx_errguard g;
         pyx_clear_error();
         rc = pyx_errguard_enter(&g, self->args.comm);
@@ -84,6 +87,10 @@ static PyObject *run(PyxRequest *self, enum op op, const char *name)
     if (check_live(self) < 0) return NULL;
     if (!mpi_usable()) {
         PyErr_SetString(PyExc_RuntimeError, "MPI is not initialized or already finalized");
+        return NULL;
+    }
+    if (!pyx_comm_alive(PyTuple_GET_ITEM(self->refs, 0))) {
+        PyErr_SetString(PyExc_ValueError, "the request's communicator has been freed");
         return NULL;
     }
     int flag = 1;

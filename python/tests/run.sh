@@ -33,7 +33,7 @@ for n in 1 2 3 4; do
     rm -f "$logs"/np$n.*
     # Rank 0 reports to the log; the other ranks write their own log files.
     timeout -k 5 120 mpirun.openmpi --oversubscribe -n "$n" "$python" \
-        python/tests/mpi_pytest.py "$logs/np$n" -q -p no:cacheprovider python/tests \
+        python/tests/mpi_pytest.py "$logs/np$n" -q --color=no -p no:cacheprovider python/tests \
         >"$logs/np$n.log" 2>&1
     rc=$?
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$logs/np$n.log" | tail -1)
