@@ -32,6 +32,7 @@ import numpy as np
 from mpi4py import MPI
 
 _INT = np.intc
+_INT_MIN, _INT_MAX = int(np.iinfo(_INT).min), int(np.iinfo(_INT).max)
 
 
 def _is_datatype(obj):
@@ -113,15 +114,18 @@ def _pair(item):
 
 
 def _int_array(value, blocks, what):
-    arr = np.asarray(value)
+    """value as a contiguous C-int array of `blocks` entries (checked)."""
+    arr = value if isinstance(value, np.ndarray) else np.asarray(value)
     if arr.ndim != 1 or arr.shape[0] != blocks:
         raise ValueError("message: expecting %d %s, got %s" % (blocks, what, arr.shape[0]
                          if arr.ndim == 1 else "shape %s" % (arr.shape,)))
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+    if arr.dtype == _INT:
+        return np.ascontiguousarray(arr)
+    if arr.size and arr.dtype.kind not in "iu":
         raise TypeError("message: %s must be integers" % what)
-    if arr.size and (arr.min() < np.iinfo(_INT).min or arr.max() > np.iinfo(_INT).max):
+    if arr.size and (arr.min() < _INT_MIN or arr.max() > _INT_MAX):
         raise OverflowError("message: %s do not fit in a C int" % what)
-    return np.ascontiguousarray(arr, dtype=_INT)
+    return arr.astype(_INT)
 
 
 class Message:
@@ -135,19 +139,16 @@ class Message:
 
 def _check_bounds(view, datatype, counts, displs):
     """Every block with a non-zero count lies inside the buffer."""
-    if (counts < 0).any():
-        raise ValueError("message: negative count %d" % counts.min())
     lb, extent = datatype.Get_extent()
     tlb, textent = datatype.Get_true_extent()
-    used = counts > 0
-    if not used.any():
-        return
-    c = counts[used].astype(np.int64)
-    d = displs[used].astype(np.int64)
-    first = d * extent + tlb
-    last = d * extent + (c - 1) * extent + tlb + textent
-    if first.min() < 0 or last.max() > view.nbytes:
-        i = int(np.flatnonzero(used)[np.argmax((first < 0) | (last > view.nbytes))])
+    c = counts.astype(np.int64)
+    first = displs.astype(np.int64) * extent + tlb
+    last = first + (c - 1) * extent + textent
+    bad = (c < 0) | ((c > 0) & ((first < 0) | (last > view.nbytes)))
+    if bad.any():
+        i = int(np.argmax(bad))
+        if c[i] < 0:
+            raise ValueError("message: negative count %d" % c[i])
         raise ValueError("message: block %d (count %d, displacement %d, extent %d) does "
                          "not fit in the buffer of %d bytes"
                          % (i, counts[i], displs[i], extent, view.nbytes))
