@@ -12,6 +12,7 @@ build=${1:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 python=${XCHG_PYTHON:-/usr/bin/python3}
 lib=$build/python/lib
+mkdir -p "$build/python"
 
 echo "run.sh: building the extension into $lib"
 if ! (cd python && "$python" setup.py -q build --build-base "$build/python" \
