@@ -1,0 +1,110 @@
+"""xchg for mpi4py: all-to-all collectives with selectable algorithms.
+
+    from mpi4py import MPI
+    import xchg
+    xchg.set_algorithm(comm, "alltoallv", "parlogna:radix=4")
+    xchg.Alltoallv(comm, [sbuf, scounts, sdispls, MPI.DOUBLE],
+                         [rbuf, rcounts, rdispls, MPI.DOUBLE])
+
+Buffers follow mpi4py's conventions (xchg._messages describes them); the
+library is xchg's C library, compiled into xchg._xchg against mpi4py's MPI.
+Errors raise xchg.Error (a subclass of MPI.Exception) with xchg's message.
+"""
+import atexit as _atexit
+import weakref as _weakref
+
+from mpi4py import MPI
+
+from . import _collectives, _xchg
+from ._collectives import (Allgather, Alltoall, Alltoallv, Neighbor_alltoallv)
+
+__version__ = "%d.%d.%d" % (_xchg.VERSION_MAJOR, _xchg.VERSION_MINOR, _xchg.VERSION_PATCH)
+
+COLLECTIVES = ("alltoall", "alltoallv", "allgather", "neighbor_alltoallv")
+Request = _xchg.Request
+
+
+class Error(MPI.Exception):
+    """An error reported by xchg: the MPI error class and xchg's message."""
+
+    def __init__(self, error_class, message):
+        MPI.Exception.__init__(self, error_class)
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+    def __repr__(self):
+        return "xchg.Error(%d, %r)" % (self.Get_error_class(), self.message)
+
+
+_xchg.set_error_class(Error)
+
+# Persistent requests still alive at exit are freed before mpi4py finalizes
+# MPI (atexit runs handlers in reverse order of registration, and mpi4py was
+# imported first); one freed later is dropped without calling MPI.
+_live_requests = _weakref.WeakSet()
+
+
+def _track(request):
+    _live_requests.add(request)
+    return request
+
+
+@_atexit.register
+def _free_live_requests():
+    if MPI.Is_initialized() and not MPI.Is_finalized():
+        for request in list(_live_requests):
+            try:
+                request.Free()
+            except MPI.Exception:
+                pass
+
+
+def Alltoallv_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
+    return _track(_collectives.Alltoallv_init(comm, sendbuf, recvbuf, info, algorithm))
+
+
+def Alltoall_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
+    return _track(_collectives.Alltoall_init(comm, sendbuf, recvbuf, info, algorithm))
+
+
+def Allgather_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
+    return _track(_collectives.Allgather_init(comm, sendbuf, recvbuf, info, algorithm))
+
+
+def Neighbor_alltoallv_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
+    return _track(_collectives.Neighbor_alltoallv_init(comm, sendbuf, recvbuf, info,
+                                                       algorithm))
+
+
+for _f in (Alltoallv_init, Alltoall_init, Allgather_init, Neighbor_alltoallv_init):
+    _f.__doc__ = getattr(_collectives, _f.__name__).__doc__
+
+
+def set_algorithm(comm, collective, selection):
+    """Choose the algorithm of `collective` on `comm` ("name" or
+    "name:param=value,..."); None or "" removes the choice. Call it on every
+    rank alike (the first xchg call on a communicator is collective)."""
+    _xchg.set_algorithm(comm, collective, selection or "")
+
+
+def get_algorithm(comm, collective, last_used=False, bytes_per_peer=0):
+    """The full selection string `collective` on `comm` would use now (for
+    blocks of `bytes_per_peer` bytes), or, with last_used=True, the one its
+    last call used ("" if never called)."""
+    return _xchg.get_algorithm(comm, collective, bool(last_used), int(bytes_per_peer))
+
+
+def algorithms(collective=None):
+    """The registry: for one collective a list of {"name", "summary",
+    "reference", "params": [{"name", "description", "help"}], "params_text"};
+    without one a dict of those lists for every collective."""
+    if collective is not None:
+        return _xchg.algorithms(collective)
+    return {c: _xchg.algorithms(c) for c in COLLECTIVES}
+
+
+__all__ = ["Alltoallv", "Alltoall", "Allgather", "Neighbor_alltoallv", "Alltoallv_init",
+           "Alltoall_init", "Allgather_init", "Neighbor_alltoallv_init", "Request",
+           "Error", "set_algorithm", "get_algorithm", "algorithms", "COLLECTIVES"]
