@@ -27,18 +27,19 @@ def library_sources():
     return files
 
 
-def hwloc_flags():
-    """(cflags, libs) of hwloc when pkg-config finds it, as CMake does."""
+def optional_package(name, define):
+    """(cflags, libs) of an optional library when pkg-config finds it, as
+    CMake does: hwloc (NUMA/socket regions), jansson (the tuning file)."""
     if not shutil.which("pkg-config"):
         return [], []
     try:
-        cflags = subprocess.check_output(["pkg-config", "--cflags", "hwloc"], text=True,
+        cflags = subprocess.check_output(["pkg-config", "--cflags", name], text=True,
                                          stderr=subprocess.DEVNULL)
-        libs = subprocess.check_output(["pkg-config", "--libs", "hwloc"], text=True,
+        libs = subprocess.check_output(["pkg-config", "--libs", name], text=True,
                                        stderr=subprocess.DEVNULL)
     except subprocess.CalledProcessError:
         return [], []
-    return shlex.split(cflags) + ["-DXCHG_HAVE_HWLOC=1"], shlex.split(libs)
+    return shlex.split(cflags) + ["-D%s=1" % define], shlex.split(libs)
 
 
 def mpi_compiler():
@@ -65,7 +66,8 @@ class MPIBuildExt(build_ext):
         super().build_extensions()
 
 
-hw_cflags, hw_libs = hwloc_flags()
+hw_cflags, hw_libs = optional_package("hwloc", "XCHG_HAVE_HWLOC")
+js_cflags, js_libs = optional_package("jansson", "XCHG_HAVE_JANSSON")
 sources = [os.path.join(HERE, "src", f) for f in ("module.c", "collectives.c", "request.c")]
 headers = glob.glob(os.path.join(ROOT, "include", "*.h")) + glob.glob(
     os.path.join(ROOT, "src", "**", "*.h"), recursive=True) + [
@@ -78,8 +80,8 @@ extension = Extension(
     include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
                   mpi4py.get_include()],
     define_macros=[("_POSIX_C_SOURCE", "200809L")],
-    extra_compile_args=["-std=gnu11", "-Wno-stringop-overflow"] + hw_cflags,
-    extra_link_args=hw_libs,
+    extra_compile_args=["-std=gnu11", "-Wno-stringop-overflow"] + hw_cflags + js_cflags,
+    extra_link_args=hw_libs + js_libs,
 )
 
 setup(

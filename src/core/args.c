@@ -216,11 +216,12 @@ static int args_uniform(xchg_args *a, xchg_coll coll, const void *sendbuf, int s
         }
     }
     XCHG_CHECK(finish_send_side(a, &arr[0], sendbuf, sendtype, send_block_is_shared));
-    if (a->send.bytes[rank] != a->recv.bytes[rank])
-        return xchg_args_free(a),
-               xchg_error(MPI_ERR_TRUNCATE,
-                          "send block is %lld bytes but receive block is %lld bytes",
-                          (long long)a->send.bytes[rank], (long long)a->recv.bytes[rank]);
+    if (a->send.bytes[rank] != a->recv.bytes[rank]) { /* the message first: it reads a */
+        rc = xchg_error(MPI_ERR_TRUNCATE, "send block is %lld bytes but receive block is %lld bytes",
+                        (long long)a->send.bytes[rank], (long long)a->recv.bytes[rank]);
+        xchg_args_free(a);
+        return rc;
+    }
     a->uniform_bytes = a->recv.bytes[rank];
     return MPI_SUCCESS;
 fail:
