@@ -64,7 +64,7 @@ def tables(rows, out):
                 if base and float(r["exchange_s"]) > 0:
                     sp = f"{float(base[0]['exchange_s']) / float(r['exchange_s']):.2f}x"
                 flag = "" if r["checked"] in ("serial", "agree") else f" ({r['checked']})"
-                cells += [f"{float(r['total_s']):.4f}{flag}", f"{float(r['exchange_s']):.4f}", sp]
+                cells += [f"{float(r['total_s']):.4g}{flag}", f"{float(r['exchange_s']):.4g}", sp]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     with open(out, "w") as f:
