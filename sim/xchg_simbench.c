@@ -7,7 +7,8 @@
  *                 [-i ITERS] [-x WARMUP] [--no-verify] [--shared-buffers] [--header]
  *                 [--skew MIF [--skew-dist uniform|one-late]] ALGO...
  *
- * ALGO is an xchg selection string ("pairwise", "scattered:batch=8") or
+ * ALGO is an xchg selection string ("pairwise", "scattered:batch=8"), "auto"
+ * (automatic selection: no choice set on the communicator), or
  * "mpi" for the MPI library's own MPI_Alltoall(v) (under SMPI: the built-in
  * implementation chosen by --cfg=smpi/coll-selector or smpi/alltoallv).
  *
@@ -310,7 +311,8 @@ int main(int argc, char **argv)
         const char *algo = argv[a];
         int use_mpi = !strcmp(algo, "mpi"), rc = MPI_SUCCESS, bad = 0;
         if (!use_mpi) {
-            rc = XCHG_Comm_set_algorithm(work, coll, algo);
+            /* "auto": no choice on the communicator, xchg selects by itself */
+            rc = XCHG_Comm_set_algorithm(work, coll, strcmp(algo, "auto") ? algo : "");
             if (rc != MPI_SUCCESS) {
                 if (!rank) fprintf(stderr, "xchg-simbench: %s: %s\n", algo, XCHG_Last_error());
                 status = 1;

@@ -301,11 +301,14 @@ double xchg_parlinna_cost(const xchg_cost_case *c, const xchg_platform *plat, in
                           int64_t batch, int per_block)
 {
     const double N = c->nodes, Q = c->ppn;
-    xchg_cost_case intra = *c;
+    xchg_cost_case intra = *c; /* super-blocks: N blocks and their int64 sizes */
     intra.P = c->ppn;
     intra.nodes = 1;
-    intra.block = N * c->block;
-    double total = xchg_parlogna_cost(&intra, plat, radix < c->ppn ? radix : c->ppn,
+    intra.block = N * (c->block + 8);
+    xchg_cost_case sizes = intra; /* the node-local MPI_Alltoall of their sizes */
+    sizes.block = 8;
+    double total = xchg_cost_direct(&sizes, plat, 1) +
+                   xchg_parlogna_cost(&intra, plat, radix < c->ppn ? radix : c->ppn,
                                       XCHG_PARLOGNA_BOUNCE_WAVE);
     if (c->nodes <= 1) return total;
     double steps = per_block ? (N - 1) * Q : N - 1;

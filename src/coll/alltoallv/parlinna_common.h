@@ -85,8 +85,8 @@ enum { XCHG_PARLINNA_RADIX = 0, XCHG_PARLINNA_BATCH = 1 };
 struct xchg_cost_case;
 struct xchg_platform;
 
-/* The model of both variants: the intra-node ParLogNa with blocks of N*m
- * bytes, then the inter-node exchange of (N-1) * msgs_per_node messages of
+/* The model of both variants: the node-local exchange of super-block
+ * sizes, the intra-node ParLogNa with super-blocks of N*(m+8) bytes, then the inter-node exchange of (N-1) * msgs_per_node messages of
  * (N-1) * Q * m bytes in all, ceil((N-1) * steps_per_node / batch) rounds. */
 double xchg_parlinna_cost(const struct xchg_cost_case *c, const struct xchg_platform *plat,
                           int64_t radix, int64_t batch, int per_block);

@@ -610,10 +610,11 @@ fail:
 
 static const char *const bounce_names[] = {"wave", "copy", NULL};
 
-/* The model: rounds (x, z) for z*r^x < P, each one data message to
- * distance z*r^x carrying the blocks whose digit x is z, preceded by a
- * metadata message unless x is the highest digit; blocks bounced through T
- * cost a copy (bounce=copy) or a further message (wave). */
+/* The model: the MPI_Allreduce of S_max when T is used, then rounds (x, z)
+ * for z*r^x < P, each one data message to distance z*r^x carrying the
+ * blocks whose digit x is z, preceded by a metadata message unless x is the
+ * highest digit; blocks bounced through T cost a copy (bounce=copy) or a
+ * further message (wave). */
 double xchg_parlogna_cost(const xchg_cost_case *c, const xchg_platform *plat, int64_t radix,
                           int bounce)
 {
@@ -621,6 +622,13 @@ double xchg_parlogna_cost(const xchg_cost_case *c, const xchg_platform *plat, in
     double total = 0;
     int64_t top = 1; /* r^(w-1), the highest digit's weight */
     while (top <= (P - 1) / r) top *= r;
+    if (top > 1) { /* T is used: S_max by one MPI_Allreduce, log2 P rounds */
+        double rounds = 0;
+        for (int64_t d = 1; d < P; d *= 2) rounds++;
+        xchg_cost_phase agree = {.rounds = rounds, .local_msgs = c->nodes > 1 ? 0 : rounds,
+                                 .remote_msgs = c->nodes > 1 ? rounds : 0};
+        total += xchg_cost_of_phase(c, plat, &agree);
+    }
     for (int64_t rx = 1; rx < P; rx = rx <= (P - 1) / r ? rx * r : P) {
         for (int64_t z = 1; z < r && z * rx < P; z++) {
             /* indices i < P with digit x == z */
