@@ -8,7 +8,7 @@
 #   grid 1x4, 3 ranks (a prime: grid 3x1), and --inject-error, which must
 #   fail. From each CSV: a row for every algorithm and baseline, each with
 #   checked = serial+inverse. Prints "N passed, N failed".
-#   usage: apps/fft/check.sh [BUILD_DIR]     (default build)
+#   usage: apps/fft/check.sh [BUILD_DIR]     (default build; build-mpich too)
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -17,6 +17,13 @@ if [ ! -x "$exe" ]; then
     echo "check: $exe not built (no FFTW: apt-get install libfftw3-dev): skipped"
     echo "0 passed, 0 failed"
     exit 0
+fi
+# The launcher of the build's MPI (build-mpich: MPICH's; the environment
+# reaches the ranks with either).
+if grep -q "^MPI_C_COMPILER:.*mpich" "$build/CMakeCache.txt" 2>/dev/null; then
+    launcher=(mpiexec.mpich)
+else
+    launcher=(mpirun.openmpi --oversubscribe)
 fi
 algos=mpi,pairwise,scattered,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware
 opts=(--n=31x29x27 --iters=3 --warmup=1 --algos=$algos)
@@ -39,7 +46,7 @@ rows() { # csv, stderr
 }
 check() { # name, expected status (0 or 1), ranks, arguments...
     local name=$1 want=$2 np=$3 rc=0; shift 3
-    local run=(env XCHG_VIRTUAL_NODES=2 mpirun.openmpi --oversubscribe -n "$np" "$exe" "${opts[@]}" "$@")
+    local run=(env XCHG_VIRTUAL_NODES=2 "${launcher[@]}" -n "$np" "$exe" "${opts[@]}" "$@")
     echo "-- $name: ${run[*]}"
     if [ "$want" = 0 ]; then
         "${run[@]}" > "$tmp/$name.csv" 2> "$tmp/$name.err" || rc=$?
