@@ -42,6 +42,8 @@ typedef struct xchg_select_memory {
     unsigned long calls;                   /* blocking calls that selected */
     int has_agreed;
     int64_t agreed_bytes, agreed_max_block;
+    int has_reported;                      /* XCHG_VERBOSE: the last choice printed */
+    xchg_choice reported;
 } xchg_select_memory;
 
 /* Time spent in each named phase of the last call (for --breakdown). */

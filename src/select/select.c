@@ -129,18 +129,59 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *in, xchg_cho
     return MPI_SUCCESS;
 }
 
+/* XCHG_VERBOSE: rank 0 of the communicator says what was chosen and why,
+ * whenever the automatic choice changes (with the model's runners-up). */
+static void report_choice(xchg_context *ctx, const xchg_select_input *in, const char *source,
+                          const xchg_choice *choice)
+{
+    const char *verbose = getenv("XCHG_VERBOSE");
+    xchg_select_memory *m = &ctx->selection[in->coll];
+    if (!verbose || !*verbose || strcmp(verbose, "0") == 0 || ctx->rank != 0 ||
+        (m->has_reported && xchg_choice_equal(&m->reported, choice)))
+        return;
+    m->has_reported = 1;
+    m->reported = *choice;
+    char name[256], line[1024];
+    xchg_choice_format(choice, name, sizeof name);
+    int len = snprintf(line, sizeof line,
+                       "xchg: %s, P=%d on %d node(s) of %d..%d, %lld B per block: %s (%s)",
+                       xchg_coll_name(in->coll), in->comm_size, in->num_nodes,
+                       in->min_node_size, in->max_node_size, (long long)in->bytes, name, source);
+    const xchg_platform *plat;
+    int total = 0;
+    if (strcmp(source, "the cost model") == 0 && xchg_select_platform(&plat) == MPI_SUCCESS &&
+        xchg_model_rank(ctx, in, plat, NULL, 0, &total) == MPI_SUCCESS && total > 0) {
+        xchg_candidate *all = malloc((size_t)total * sizeof *all);
+        if (all && xchg_model_rank(ctx, in, plat, all, total, &total) == MPI_SUCCESS)
+            for (int i = 0; i < total && i < 4 && len < (int)sizeof line - 1; i++) {
+                xchg_choice_format(&all[i].choice, name, sizeof name);
+                len += snprintf(line + len, sizeof line - (size_t)len, "%s%s %.2f us",
+                                i ? ", " : "; predicted: ", name, all[i].seconds * 1e6);
+            }
+        free(all);
+    }
+    fprintf(stderr, "%s\n", line);
+}
+
 /* Everything after the override and the environment. */
 static int automatic_choice(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out)
 {
-    const char *tuned;
+    const char *tuned, *source;
     int rc = xchg_tuning_lookup(in, &tuned);
     if (rc != MPI_SUCCESS) return rc;
-    if (tuned) /* validated when the file was read; fitted to ctx here */
-        return parse_memoized(ctx, in->coll, tuned, &ctx->tuned_selection[in->coll], out);
-    if (in->bytes < 0 || in->coll == XCHG_NEIGHBOR_ALLTOALLV)
-        return parse_memoized(ctx, in->coll, fixed_rule(in->coll),
-                              &ctx->rule_selection[in->coll], out);
-    return model_choice(ctx, in, out);
+    if (tuned) { /* validated when the file was read; fitted to ctx here */
+        source = "a rule of the tuning file";
+        rc = parse_memoized(ctx, in->coll, tuned, &ctx->tuned_selection[in->coll], out);
+    } else if (in->bytes < 0 || in->coll == XCHG_NEIGHBOR_ALLTOALLV) {
+        source = "the fixed rule";
+        rc = parse_memoized(ctx, in->coll, fixed_rule(in->coll), &ctx->rule_selection[in->coll],
+                            out);
+    } else {
+        source = "the cost model";
+        rc = model_choice(ctx, in, out);
+    }
+    if (rc == MPI_SUCCESS) report_choice(ctx, in, source, out);
+    return rc;
 }
 
 int xchg_select_local(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out)
