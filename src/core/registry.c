@@ -20,7 +20,7 @@
     X(alltoallv_locality_aware) X(alltoallv_multileader_node_aware)                  \
     X(alltoall_pairwise) X(alltoall_nonblocking) X(alltoall_scattered)               \
     X(alltoall_linear) X(alltoall_multipair_blocking) X(alltoall_waitany)            \
-    X(alltoall_testany) X(alltoall_bruck)                                            \
+    X(alltoall_testany) X(alltoall_bruck) X(alltoall_parlogna)                                            \
     X(alltoall_hierarchical) X(alltoall_multileader) X(alltoall_node_aware)          \
     X(alltoall_locality_aware) X(alltoall_multileader_node_aware)                    \
     X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)             \

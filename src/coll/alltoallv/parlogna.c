@@ -655,24 +655,30 @@ static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xch
                               (int)choice->value[XCHG_PARLOGNA_BOUNCE]);
 }
 
-const xchg_algorithm xchg_algo_alltoallv_parlogna = {
-    .coll = XCHG_ALLTOALLV,
-    .name = "parlogna",
-    .summary = "radix-r non-uniform Bruck, metadata then data per round (ParLogNa)",
-    .reference = "Fan et al. 2025",
-    .init = parlogna_init,
-    .run = parlogna_run,
-    .destroy = parlogna_free,
-    .cost = cost,
-    .num_params = 2,
-    .params = {[XCHG_PARLOGNA_RADIX] = {.name = "radix", .kind = XCHG_PARAM_INT, .def = 2, .min = 2,
-                .max = XCHG_RANGE_P,
-                .help = "base of the block-index digits: 2 = log2 P rounds, "
-                        ">= P-1 = linear"},
-               [XCHG_PARLOGNA_BOUNCE] = {.name = "bounce", .kind = XCHG_PARAM_ENUM,
-                                         .def = XCHG_PARLOGNA_BOUNCE_WAVE,
-                .names = bounce_names,
-                .help = "blocks forwarded twice in a row: extra messages (wave, T only) or "
-                        "a copy (one message per round, more scratch)"}},
-    .is_flat = 1,
-};
+/* Registered for alltoallv and, on equal blocks, for alltoall: the uniform
+ * alltoall's radix-r Bruck (MPICH's k-port Bruck plays the same role). */
+#define PARLOGNA_DESCRIPTOR(collective)                                                  \
+    {.coll = collective,                                                               \
+     .name = "parlogna",                                                               \
+     .summary = "radix-r non-uniform Bruck, metadata then data per round (ParLogNa)",  \
+     .reference = "Fan et al. 2025",                                                   \
+     .init = parlogna_init,                                                            \
+     .run = parlogna_run,                                                              \
+     .destroy = parlogna_free,                                                         \
+     .cost = cost,                                                                     \
+     .num_params = 2,                                                                  \
+     .params = {[XCHG_PARLOGNA_RADIX] = {.name = "radix", .kind = XCHG_PARAM_INT,      \
+                                         .def = 2, .min = 2, .max = XCHG_RANGE_P,      \
+                                         .help = "base of the block-index digits: 2 = "  \
+                                                 "log2 P rounds, >= P-1 = linear"},     \
+                [XCHG_PARLOGNA_BOUNCE] = {.name = "bounce", .kind = XCHG_PARAM_ENUM,   \
+                                          .def = XCHG_PARLOGNA_BOUNCE_WAVE,            \
+                                          .names = bounce_names,                       \
+                                          .help = "blocks forwarded twice in a row: "   \
+                                                  "extra messages (wave, T only) or a " \
+                                                  "copy (one message per round, more "  \
+                                                  "scratch)"}},                         \
+     .is_flat = 1}
+
+const xchg_algorithm xchg_algo_alltoallv_parlogna = PARLOGNA_DESCRIPTOR(XCHG_ALLTOALLV);
+const xchg_algorithm xchg_algo_alltoall_parlogna = PARLOGNA_DESCRIPTOR(XCHG_ALLTOALL);
