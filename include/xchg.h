@@ -230,7 +230,10 @@ int XCHG_Comm_set_algorithm(MPI_Comm comm, const char *collective, const char *s
  * string with every parameter, e.g. "scattered:batch=32", into `buf`
  * (`buflen` bytes, always NUL-terminated). What would be used may depend on
  * the message size: `bytes_per_peer` is the block size in bytes to ask about
- * (ignored when last_used is 1). Writes "" when the collective was never called.
+ * (alltoallv: the mean block of the busiest rank; -1: unknown; ignored when
+ * last_used is 1). Local: asks the tuning file and the cost model without
+ * the agreement a call of alltoallv makes. Writes "" when the collective was
+ * never called.
  */
 int XCHG_Comm_get_algorithm(MPI_Comm comm, const char *collective, int last_used,
                             long long bytes_per_peer, char *buf, int buflen);
