@@ -1,0 +1,27 @@
+# xchg_uses_our_mpi(LIBRARY RESULT): RESULT is TRUE unless LIBRARY is a shared
+# library that names an MPI library (NEEDED libmpi.so.40, libmpich.so.12) other
+# than this build's (MPI_C_LIBRARIES); then RESULT is FALSE and RESULT_MPI
+# names the other one. Used by the apps whose dependencies (hypre, fftw-mpi)
+# Debian builds with one MPI only (Open MPI): not linked into build-mpich/.
+function(xchg_uses_our_mpi library result)
+  set(${result} TRUE PARENT_SCOPE)
+  if(NOT CMAKE_OBJDUMP OR NOT library MATCHES "\\.so")
+    return()
+  endif()
+  execute_process(COMMAND ${CMAKE_OBJDUMP} -p ${library} OUTPUT_VARIABLE dynamic ERROR_QUIET)
+  string(REGEX MATCHALL "NEEDED +lib(mpi|mpich)\\.so" needs "${dynamic}")
+  set(ours "")
+  foreach(lib ${MPI_C_LIBRARIES})
+    get_filename_component(name ${lib} NAME)
+    string(REGEX REPLACE "\\.so.*$" "" name "${name}")
+    list(APPEND ours ${name})
+  endforeach()
+  foreach(need ${needs})
+    string(REGEX REPLACE "^NEEDED +(lib[a-z]+)\\.so$" "\\1" need "${need}")
+    if(NOT need IN_LIST ours)
+      set(${result} FALSE PARENT_SCOPE)
+      set(${result}_MPI ${need} PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
