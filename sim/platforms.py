@@ -3,6 +3,9 @@
 
     sim/platforms.py KIND NODES Q OUTDIR     -> OUTDIR/KIND-NODESxQ.xml, .hosts
     sim/platforms.py --list                  -> kinds and their parameters
+    sim/platforms.py --tuning KIND NODES     -> a tuning file (docs/tuning.md) with
+                                                only the cost model's constants
+                                                for that platform, on stdout
 
 KIND is one of flat, fattree, dragonfly, torus. Every node is one SimGrid host
 with Q cores (one rank per core, hostfile line "host:Q"); messages between
@@ -126,7 +129,32 @@ def write(kind, nodes, q, outdir):
     return base
 
 
+def tuning(kind, nodes):
+    """The cost model's constants (src/select/inputs.h) for a simulated
+    platform: latencies and bandwidths of the platform file, SMPI's
+    per-message overheads (sim/smpi-flags: 3e-8 s to post a small send and as
+    much to receive), no copy cost (computation is not simulated)."""
+    import json
+    mod = model(kind, nodes)
+    hops = mod["min_links"] + (1.5 if kind == "dragonfly" else 1 if kind == "fattree" else 0)
+    if kind == "torus":
+        hops = sum(d // 4 for d in torus_dims(nodes)) or 1  # mean distance
+    intra_lat = float(INTRA["lat"][:-2]) * 1e-6
+    intra_bw = float(INTRA["bw"][:-4]) * 1e9
+    return json.dumps({
+        "xchg_tuning": 1,
+        "generated_by": f"sim/platforms.py --tuning {kind} {nodes}",
+        "platform": f"SimGrid SMPI: {KINDS[kind]['desc']}, {nodes} nodes",
+        "model": {"alpha_local": intra_lat, "beta_local": 1 / intra_bw,
+                  "alpha_remote": hops * mod["link_lat"], "beta_remote": 1 / mod["injection"],
+                  "overhead": 3e-8, "beta_copy": 0.0},
+        "rules": {}}, indent=2)
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--tuning":
+        print(tuning(argv[2], int(argv[3])))
+        return 0
     if len(argv) == 2 and argv[1] == "--list":
         for kind, k in KINDS.items():
             print(f"{kind:10s} {k['desc']}")
