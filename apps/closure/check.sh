@@ -27,7 +27,7 @@ else
     launch=(mpirun.openmpi --oversubscribe)
 fi
 export XCHG_VIRTUAL_NODES=2
-algos=MPI_Alltoallv,mpi,scattered,pairwise,nonblocking,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware
+algos=MPI_Alltoallv,auto,mpi,scattered,pairwise,nonblocking,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware
 args=(--graph=random,powerlaw,chain --n=1000 --m=2000 --seed=7)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

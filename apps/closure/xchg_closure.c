@@ -45,7 +45,8 @@
  * Algorithms: each entry of --algos is an xchg selection string ("parlogna:
  * radix=4"; a parameter list continues after a comma: "parlogna:radix=4,
  * bounce=copy"), set with XCHG_Comm_set_algorithm on a fresh duplicate of
- * MPI_COMM_WORLD and used through XCHG_Alltoallv; "MPI_Alltoallv" is the
+ * MPI_COMM_WORLD and used through XCHG_Alltoallv ("auto": no choice set,
+ * xchg's automatic selection); "MPI_Alltoallv" is the
  * baseline that calls MPI_Alltoallv directly ("mpi" is the same library
  * collective reached through xchg). An algorithm xchg does not know is
  * reported and skipped. The whole closure is computed --reps times per
@@ -68,7 +69,7 @@
  * must catch.
  *
  * usage: mpirun -n P xchg-closure [--graph=random,powerlaw,chain] [--n=N]
- *          [--m=M] [--seed=1] [--algos=MPI_Alltoallv,mpi,scattered,...]
+ *          [--m=M] [--seed=1] [--algos=MPI_Alltoallv,auto,mpi,scattered,...]
  *          [--reps=1] [--per-iteration[=FILE]] [--serial-max=2000000000]
  *          [--no-header] [--inject-error]
  * --n and --m apply to every graph of --graph; without them each graph has
@@ -184,7 +185,7 @@ static void usage(void)
     if (rank == 0)
         fprintf(stderr,
                 "usage: xchg-closure [--graph=random,powerlaw,chain] [--n=N] [--m=M] [--seed=1]\n"
-                "  [--algos=MPI_Alltoallv,mpi,scattered,pairwise,nonblocking,parlogna,\n"
+                "  [--algos=MPI_Alltoallv,auto,mpi,scattered,pairwise,nonblocking,parlogna,\n"
                 "           parlogna:radix=4,parlinna_coalesced,node_aware]\n"
                 "  [--reps=1] [--per-iteration[=FILE]] [--serial-max=2e9] [--no-header]\n"
                 "  [--inject-error]\n");
@@ -233,7 +234,7 @@ static void parse(int argc, char **argv, options *o)
     o->serial_max = 2e9;
     o->header = 1;
     const char *graphs = "random,powerlaw,chain";
-    const char *algos = "MPI_Alltoallv,mpi,scattered,pairwise,nonblocking,parlogna,"
+    const char *algos = "MPI_Alltoallv,auto,mpi,scattered,pairwise,nonblocking,parlogna,"
                         "parlogna:radix=4,parlinna_coalesced,node_aware";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -591,7 +592,10 @@ int main(int argc, char **argv)
             MPI_Comm comm;
             MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
             MPI_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-            if (!baseline && XCHG_Comm_set_algorithm(comm, "alltoallv", algo) != MPI_SUCCESS) {
+            /* "auto": no choice on comm, xchg selects by itself */
+            const char *selection = strcmp(algo, "auto") ? algo : "";
+            if (!baseline &&
+                XCHG_Comm_set_algorithm(comm, "alltoallv", selection) != MPI_SUCCESS) {
                 if (rank == 0)
                     fprintf(stderr, "xchg-closure: algorithm '%s' skipped: %s\n", algo,
                             XCHG_Last_error());

@@ -25,7 +25,7 @@ if grep -q "^MPI_C_COMPILER:.*mpich" "$build/CMakeCache.txt" 2>/dev/null; then
 else
     launcher=(mpirun.openmpi --oversubscribe)
 fi
-algos=mpi,pairwise,scattered,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware
+algos=auto,mpi,pairwise,scattered,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware
 opts=(--n=31x29x27 --iters=3 --warmup=1 --algos=$algos)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -23,7 +23,8 @@
  * also holds 2 N (reference, gathered result).
  *
  * Rows (CSV on stdout, notes on stderr):
- *   every xchg selection string of --algos: the transposes through xchg,
+ *   every xchg selection string of --algos ("auto": no choice set, xchg's
+ *     automatic selection): the transposes through xchg,
  *     --exchange=persistent (default; XCHG_Alltoallv_init once per
  *     transpose and direction, XCHG_Start + XCHG_Wait each transform) or
  *     blocking (XCHG_Alltoallv each transform);
@@ -47,7 +48,7 @@
  * rank's first) before the checks of every row, which must then fail.
  *
  * usage: mpirun -n P xchg-fft3d [--n=31x29x27] [--grid=PrxPc]
- *          [--algos=mpi,pairwise,scattered,parlogna,parlogna:radix=4,
+ *          [--algos=auto,mpi,pairwise,scattered,parlogna,parlogna:radix=4,
  *                   parlinna_coalesced,node_aware]
  *          [--baselines=MPI_Alltoallv,fftw-mpi|none]
  *          [--exchange=persistent|blocking] [--iters=20] [--warmup=3]
@@ -82,7 +83,7 @@ typedef struct options {
     unsigned fftw_flags;
 } options;
 
-#define DEFAULT_ALGOS "mpi,pairwise,scattered,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware"
+#define DEFAULT_ALGOS "auto,mpi,pairwise,scattered,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware"
 
 static void usage(void)
 {
@@ -227,8 +228,10 @@ static void run_pencil(const options *o, fft3d *f, const fftw_complex *ref, cons
                        const char *algo, enum fft_mode mode, int *failures)
 {
     if (algo) {
-        int bad = XCHG_Comm_set_algorithm(f->row, "alltoallv", algo) != MPI_SUCCESS ||
-                  XCHG_Comm_set_algorithm(f->col, "alltoallv", algo) != MPI_SUCCESS;
+        /* "auto": no choice on the communicators, xchg selects by itself */
+        const char *selection = strcmp(algo, "auto") ? algo : "";
+        int bad = XCHG_Comm_set_algorithm(f->row, "alltoallv", selection) != MPI_SUCCESS ||
+                  XCHG_Comm_set_algorithm(f->col, "alltoallv", selection) != MPI_SUCCESS;
         int any;
         FFT_MPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
         if (any) {
