@@ -14,7 +14,8 @@ from mpi4py import MPI
 
 import xchg
 
-ALGORITHMS = ["pairwise", "scattered", "nonblocking", "parlogna:radix=2",
+# None: no choice set, xchg's automatic selection ("auto" in the table)
+ALGORITHMS = [None, "pairwise", "scattered", "nonblocking", "parlogna:radix=2",
               "parlogna:radix=4", "mpi"]
 
 
@@ -59,16 +60,19 @@ def bench(comm, kind, count, iters):
                                                               MPI.DOUBLE])))]
     for algorithm in ALGORITHMS:
         xchg.set_algorithm(comm, "alltoallv", algorithm)
-        rows.append(("xchg " + algorithm, timed(comm, iters,
-                                                lambda: xchg.Alltoallv(comm, send, recv))))
+        rows.append(("xchg " + (algorithm or "auto (%s)"), timed(
+            comm, iters, lambda: xchg.Alltoallv(comm, send, recv))))
+        if algorithm is None:
+            chosen = xchg.get_algorithm(comm, "alltoallv", last_used=True)
+            rows[-1] = (rows[-1][0] % chosen, rows[-1][1])
         assert np.array_equal(out, ref), algorithm
     xchg.set_algorithm(comm, "alltoallv", None)
-    for algorithm in ("parlogna:radix=2", "scattered"):
+    for algorithm in (None, "parlogna:radix=2", "scattered"):
         with xchg.Alltoallv_init(comm, send, recv, algorithm=algorithm) as req:
             def start_wait():
                 req.Start()
                 req.Wait()
-            rows.append(("xchg " + algorithm + " (persistent)",
+            rows.append(("xchg " + (algorithm or "auto") + " (persistent)",
                          timed(comm, iters, start_wait)))
         assert np.array_equal(out, ref), algorithm
     total = comm.allreduce(int(scounts.sum()) * 8)
