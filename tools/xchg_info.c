@@ -180,11 +180,11 @@ static int explain_selection(MPI_Comm comm, const char *collective, long long by
         return 1;
     }
     if (rank != 0) return 0;
-    xchg_select_input in = xchg_select_input_of(ctx, coll, bytes);
+    xchg_select_input in = xchg_select_input_of(ctx, coll, xchg_select_size_bucket(bytes));
     printf("%s\n", chosen);
-    printf("# %s, P=%d on %d node(s) of %d..%d ranks, %lld B per block: decided by %s\n",
-           collective, in.comm_size, in.num_nodes, in.min_node_size, in.max_node_size, bytes,
-           xchg_select_source(ctx, coll, bytes));
+    printf("# %s, P=%d on %d node(s) of %d..%d ranks, %lld B per block (the model sees %lld): "
+           "decided by %s\n", collective, in.comm_size, in.num_nodes, in.min_node_size,
+           in.max_node_size, bytes, (long long)in.bytes, xchg_select_source(ctx, coll, bytes));
     return print_ranking(ctx, &in, top);
 }
 
@@ -234,7 +234,8 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
                             .num_nodes = (ranks + ppn - 1) / ppn,
                             .min_node_size = ranks % ppn ? ranks % ppn : ppn,
                             .max_node_size = ranks < ppn ? ranks : ppn,
-                            .bytes = bytes, .max_block_bytes = bytes};
+                            .bytes = xchg_select_size_bucket(bytes),
+                            .max_block_bytes = xchg_select_size_bucket(bytes)};
     xchg_choice best;
     const xchg_platform *plat;
     if (xchg_select_platform(&plat) != MPI_SUCCESS ||
@@ -244,8 +245,9 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
     }
     char name[512];
     xchg_choice_format(&best, name, sizeof name);
-    printf("%s\n# %s, P=%d on %d node(s) of %d ranks, %lld B per block: the cost model\n",
-           name, collective, ranks, in.num_nodes, in.max_node_size, bytes);
+    printf("%s\n# %s, P=%d on %d node(s) of %d ranks, %lld B per block (the model sees %lld): "
+           "the cost model\n", name, collective, ranks, in.num_nodes, in.max_node_size, bytes,
+           (long long)in.bytes);
     for (int i = 0; i < npredict; i++) { /* --predict SEL: one line "predict SEL us" */
         xchg_choice choice;
         if (xchg_choice_parse(coll, predict[i], &choice) != MPI_SUCCESS ||

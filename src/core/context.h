@@ -33,14 +33,13 @@ typedef struct xchg_parsed_selection {
 
 /* Automatic selection's memory for one collective (src/select/select.c):
  * the last choices of the model by input, and alltoallv's agreed inputs. */
-#define XCHG_SELECT_MEMO 4
+#define XCHG_SELECT_MEMO 16
 typedef struct xchg_select_memory {
     int count, next;                       /* memo entries used, next to replace */
     int64_t memo_bytes[XCHG_SELECT_MEMO];  /* the inputs that vary between calls */
     int64_t memo_max_block[XCHG_SELECT_MEMO];
     xchg_choice memo_choice[XCHG_SELECT_MEMO];
     unsigned long calls;                   /* blocking calls that selected */
-    int has_agreed;
     int64_t agreed_bytes, agreed_max_block;
     int has_reported;                      /* XCHG_VERBOSE: the last choice printed */
     xchg_choice reported;

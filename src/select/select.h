@@ -21,6 +21,10 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
  * block; -1: unknown). Local: no messages. */
 int xchg_select_local(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out);
 
+/* A size as the model sees it: rounded down to a quarter octave, 2^(k/4)
+ * bytes (one search per bucket; the model is not finer than that). */
+int64_t xchg_select_size_bucket(int64_t bytes);
+
 /* The inputs of ctx's topology for `coll` with `bytes` (local). */
 xchg_select_input xchg_select_input_of(const xchg_context *ctx, xchg_coll coll, int64_t bytes);
 
