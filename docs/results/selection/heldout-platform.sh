@@ -12,7 +12,7 @@ mkdir -p "$out"
 run() { # platform nodes, then sim/run's arguments
     local file="$out/$1-$2.json"
     /usr/bin/python3 sim/platforms.py --tuning "$1" "$2" > "$file"
-    XCHG_TUNING_FILE=$PWD/$file sim/run --out "$out" --append --baselines "" --timeout 150 \
+    XCHG_TUNING_FILE=$PWD/$file sim/run --out "$out" --append --baselines "" --timeout 150 --smpi-cfg maxmin/precision:1e-4 \
         --iters 2 --warmup 6 --algos auto --platforms "${@:1:1}" "${@:3}"
 }
 run fattree 16 --P 128 --Q 8 --sizes 64,8192 --dists uniform,powerlaw --coll alltoallv
