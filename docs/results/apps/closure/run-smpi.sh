@@ -26,7 +26,7 @@ ps=64,128,256
 q=16
 platform=dragonfly
 graphs=random,powerlaw,chain
-algos=MPI_Alltoallv,scattered,pairwise,nonblocking,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware
+algos=MPI_Alltoallv,auto,scattered,pairwise,nonblocking,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware
 itgraph=powerlaw
 extra="--n=400 --m=800"
 limit=3600

@@ -21,7 +21,7 @@ here=docs/results/apps/closure
 ranks=8,16
 vnodes=4
 graphs=random,powerlaw,chain
-algos=MPI_Alltoallv,mpi,scattered,pairwise,nonblocking,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware
+algos=MPI_Alltoallv,auto,mpi,scattered,pairwise,nonblocking,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware
 reps=3
 itgraph=powerlaw
 extra=

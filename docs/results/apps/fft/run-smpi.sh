@@ -21,7 +21,7 @@ plist=64,128,256
 q=16
 platform=fattree
 sizes=63x62x61,127x126x125
-algos=mpi,pairwise,nonblocking,scattered,linear,parlogna,parlogna:radix=4,parlinna_coalesced,parlinna_staggered,hierarchical,multileader,node_aware,locality_aware,multileader_node_aware
+algos=auto,mpi,pairwise,nonblocking,scattered,linear,parlogna,parlogna:radix=4,parlinna_coalesced,parlinna_staggered,hierarchical,multileader,node_aware,locality_aware,multileader_node_aware
 iters=5
 compute=
 for arg in "$@"; do

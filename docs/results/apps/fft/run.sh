@@ -21,7 +21,7 @@
 set -e
 src=docs/results/apps/fft
 out=$src
-algos=mpi,pairwise,nonblocking,scattered,linear,multipair_blocking,waitany,testany,parlogna,parlogna:radix=4,parlinna_coalesced,parlinna_staggered,hierarchical,multileader,node_aware,locality_aware,multileader_node_aware
+algos=auto,mpi,pairwise,nonblocking,scattered,linear,multipair_blocking,waitany,testany,parlogna,parlogna:radix=4,parlinna_coalesced,parlinna_staggered,hierarchical,multileader,node_aware,locality_aware,multileader_node_aware
 sizes=31x29x27,64x64x64,63x62x61,127x126x125
 configs=8:4,16:4
 iters=50
