@@ -53,14 +53,16 @@ double xchg_hier_cost(const xchg_cost_case *c, const xchg_choice *choice,
         total += 2 * xchg_cost_of_phase(c, plat, &gather) /* and the scatter */
                  + xchg_cost_of_phase(c, plat, &repack);
     }
-    if (spec->groups <= 0) { /* flat among all participants */
+    if (spec->groups == 0) { /* flat among all participants */
         total += inner_cost(c, &inner, plat, N * k, N, k, k, own * own * m)
                  + xchg_cost_of_phase(c, plat, &repack);
         if (is_v && spec->leaders > 0) /* lengths of what the leaders scatter */
             total += inner_cost(c, &inner, plat, N * k, N, k, k, own * own * 8);
         return total;
     }
-    const int g = spec->groups < k ? spec->groups : k, K = k / g;
+    /* groups=numa|socket (negative): the domains are not known here; costed
+     * as one region per node */
+    const int g = spec->groups < 0 ? 1 : spec->groups < k ? spec->groups : k, K = k / g;
     double inter_block = own * ((double)Q / g) * m;
     total += inner_cost(c, &inner, plat, N * g, N, g, k, inter_block)
              + xchg_cost_of_phase(c, plat, &repack);
