@@ -15,6 +15,9 @@
  *                                cheapest candidates with their predicted
  *                                times and the terms they are made of
  *                                (alltoallv: N is the mean block)
+ *   xchg-info --select alltoallv --bytes 64 --ranks 1024 --ppn 16 [--peers 8]
+ *                                the model alone for any machine (one
+ *                                process), --peers for a sparse alltoallv
  * Run it under mpirun to see a real or virtual (XCHG_VIRTUAL_NODES) layout;
  * only rank 0 prints.
  */
@@ -220,8 +223,8 @@ static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, i
 /* --select with --ranks P --ppn Q: the model alone, for a machine of
  * ceil(P/Q) nodes of Q ranks (the last one may be smaller) that need not be
  * this one; no communicator, so no override, environment or tuning file. */
-static int explain_model(const char *collective, long long bytes, int ranks, int ppn, int top,
-                         char **predict, int npredict)
+static int explain_model(const char *collective, long long bytes, int ranks, int ppn, int peers,
+                         int top, char **predict, int npredict)
 {
     xchg_coll coll;
     if (ranks < 1 || ppn < 1 || bytes < 0 || xchg_coll_from_name(collective, &coll)) {
@@ -235,7 +238,8 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
                             .min_node_size = ranks % ppn ? ranks % ppn : ppn,
                             .max_node_size = ranks < ppn ? ranks : ppn,
                             .bytes = xchg_select_size_bucket(bytes),
-                            .max_block_bytes = xchg_select_size_bucket(bytes)};
+                            .max_block_bytes = xchg_select_size_bucket(bytes),
+                            .max_peers = peers > 0 && peers < ranks ? peers : ranks - 1};
     xchg_choice best;
     const xchg_platform *plat;
     if (xchg_select_platform(&plat) != MPI_SUCCESS ||
@@ -276,13 +280,14 @@ static void usage(FILE *out)
                  "    honouring XCHG_ALLTOALL etc., what decided, and the cost model's K\n"
                  "    (default 10) cheapest candidates; with --ranks P --ppn Q the model's\n"
                  "    choice for P ranks on nodes of Q (any P; one process is enough), and\n"
-                 "    with --predict SEL (repeatable) the model's time of SEL there\n");
+                 "    with --predict SEL (repeatable) the model's time of SEL there, and\n"
+                 "    --peers K for a sparse alltoallv (K non-empty blocks per rank)\n");
 }
 
 int main(int argc, char **argv)
 {
     enum { OPT_ALGOS = 256, OPT_MARKDOWN, OPT_TOPOLOGY, OPT_SELECT, OPT_BYTES, OPT_TOP, OPT_RANKS,
-           OPT_PPN, OPT_PREDICT };
+           OPT_PPN, OPT_PREDICT, OPT_PEERS };
     static const struct option longs[] = {{"algorithms", no_argument, 0, OPT_ALGOS},
                                           {"markdown", no_argument, 0, OPT_MARKDOWN},
                                           {"topology", no_argument, 0, OPT_TOPOLOGY},
@@ -292,12 +297,13 @@ int main(int argc, char **argv)
                                           {"ranks", required_argument, 0, OPT_RANKS},
                                           {"ppn", required_argument, 0, OPT_PPN},
                                           {"predict", required_argument, 0, OPT_PREDICT},
+                                          {"peers", required_argument, 0, OPT_PEERS},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     int rank, what = 0, c, exit_code = 0;
     const char *select = NULL;
     long long bytes = -1;
-    int top = 10, ranks = 0, ppn = 0, npredict = 0;
+    int top = 10, ranks = 0, ppn = 0, peers = 0, npredict = 0;
     char *predict[64];
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -308,6 +314,7 @@ int main(int argc, char **argv)
         else if (c == OPT_TOP) top = atoi(optarg);
         else if (c == OPT_RANKS) ranks = atoi(optarg);
         else if (c == OPT_PPN) ppn = atoi(optarg);
+        else if (c == OPT_PEERS) peers = atoi(optarg);
         else if (c == OPT_PREDICT && npredict < 64) predict[npredict++] = optarg;
         else if (c == OPT_ALGOS || c == OPT_MARKDOWN || c == OPT_TOPOLOGY) what = c;
         else {
@@ -319,7 +326,7 @@ int main(int argc, char **argv)
     MPI_Comm comm = MPI_COMM_WORLD;
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     if (what == OPT_SELECT && (ranks || ppn)) {
-        if (rank == 0) exit_code = explain_model(select, bytes, ranks, ppn, top, predict, npredict);
+        if (rank == 0) exit_code = explain_model(select, bytes, ranks, ppn, peers, top, predict, npredict);
     } else if (what == OPT_SELECT) {
         exit_code = explain_selection(comm, select, bytes, top);
     } else if (what == OPT_ALGOS || what == OPT_MARKDOWN) {

@@ -21,6 +21,7 @@
 #include "plan.h"
 #include "registry.h"
 #include "topology.h"
+#include "../select/inputs.h"
 
 #define XCHG_MAX_PHASES 8
 
@@ -38,9 +39,10 @@ typedef struct xchg_select_memory {
     int count, next;                       /* memo entries used, next to replace */
     int64_t memo_bytes[XCHG_SELECT_MEMO];  /* the inputs that vary between calls */
     int64_t memo_max_block[XCHG_SELECT_MEMO];
+    int memo_peers[XCHG_SELECT_MEMO];
     xchg_choice memo_choice[XCHG_SELECT_MEMO];
     unsigned long calls;                   /* blocking calls that selected */
-    int64_t agreed_bytes, agreed_max_block;
+    xchg_select_input agreed;              /* alltoallv: the last agreement */
     int has_reported;                      /* XCHG_VERBOSE: the last choice printed */
     xchg_choice reported;
 } xchg_select_memory;

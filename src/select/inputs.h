@@ -21,6 +21,9 @@ typedef struct xchg_select_input {
                                -1 when unknown (no agreement) */
     int64_t max_block_bytes; /* alltoallv: the largest block of any rank, when
                                 agreed; otherwise = bytes */
+    int max_peers;          /* alltoallv: the most ranks that one rank sends
+                               non-empty blocks to or receives them from, when
+                               agreed (sparse exchanges); otherwise P-1 */
 } xchg_select_input;
 
 /* Platform constants of the cost model (model.h): seconds and seconds per

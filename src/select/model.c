@@ -36,8 +36,10 @@ double xchg_cost_direct(const xchg_cost_case *c, const xchg_platform *pl, double
 {
     double local = c->nodes > 1 ? c->ppn - 1 : c->P - 1, remote = c->P - 1 - local;
     if (remote < 0) remote = 0;
-    xchg_cost_phase ph = {.rounds = rounds, .local_msgs = local, .remote_msgs = remote,
-                          .local_bytes = local * c->block, .remote_bytes = remote * c->block};
+    double sent = c->P > 1 && c->peers < c->P - 1 ? c->peers / (c->P - 1) : 1;
+    xchg_cost_phase ph = {.rounds = rounds, .local_msgs = local * sent,
+                          .remote_msgs = remote * sent, .local_bytes = local * c->block,
+                          .remote_bytes = remote * c->block};
     return xchg_cost_of_phase(c, pl, &ph);
 }
 
@@ -52,8 +54,23 @@ xchg_cost_case xchg_cost_case_of(const xchg_select_input *in)
 {
     xchg_cost_case c = {.coll = in->coll, .P = in->comm_size, .nodes = in->num_nodes,
                         .ppn = in->max_node_size, .sharers = in->max_node_size,
-                        .block = in->bytes > 0 ? (double)in->bytes : 0};
+                        .block = in->bytes > 0 ? (double)in->bytes : 0,
+                        .peers = in->max_peers > 0 && in->max_peers < in->comm_size - 1
+                                     ? in->max_peers : in->comm_size - 1};
     return c;
+}
+
+xchg_cost_case xchg_cost_sub_case(const xchg_cost_case *c, int P, int nodes, int ppn, int sharers,
+                                  double block)
+{
+    xchg_cost_case sub = *c;
+    sub.P = P;
+    sub.nodes = nodes;
+    sub.ppn = ppn;
+    sub.sharers = sharers;
+    sub.block = block;
+    sub.peers = P - 1;
+    return sub;
 }
 
 /* ---- The search ---------------------------------------------------------- */

@@ -43,6 +43,9 @@ typedef struct xchg_cost_case {
     int sharers;             /* ranks of a node sending off-node at once (>= ppn
                                 for an inner exchange among some of them) */
     double block;            /* bytes per block (alltoallv: the busiest rank's mean) */
+    double peers;            /* ranks one rank exchanges non-empty blocks with:
+                                P-1, fewer for a sparse alltoallv (the direct
+                                algorithms send no empty message) */
     xchg_cost_terms *terms;  /* where phases add their terms, or NULL */
 } xchg_cost_case;
 
@@ -59,7 +62,8 @@ double xchg_cost_of_phase(const xchg_cost_case *c, const xchg_platform *plat,
                           const xchg_cost_phase *ph);
 
 /* A direct exchange of one block with every other rank, posted in `rounds`
- * rounds (1: all at once; P-1: one peer at a time). */
+ * rounds (1: all at once; P-1: one peer at a time); of sparse exchanges only
+ * the non-empty messages are posted (c->peers of P-1). */
 double xchg_cost_direct(const xchg_cost_case *c, const xchg_platform *plat, double rounds);
 
 /* Rounds of at most `per_round` of `steps` steps: ceil(steps / per_round). */
@@ -99,5 +103,11 @@ int xchg_model_choose(const xchg_context *ctx, const xchg_select_input *in,
 
 /* The case of a whole call on ctx. */
 xchg_cost_case xchg_cost_case_of(const xchg_select_input *in);
+
+/* The case of an inner exchange of c among P ranks on `nodes` nodes, ppn of
+ * them per node, `sharers` of a node's ranks sending off-node at once, with
+ * blocks of `block` bytes (dense: every block is sent). */
+xchg_cost_case xchg_cost_sub_case(const xchg_cost_case *c, int P, int nodes, int ppn, int sharers,
+                                  double block);
 
 #endif

@@ -99,7 +99,8 @@ xchg_select_input xchg_select_input_of(const xchg_context *ctx, xchg_coll coll, 
     const xchg_topology *t = &ctx->topo;
     xchg_select_input in = {.coll = coll, .comm_size = ctx->size, .num_nodes = t->num_nodes,
                             .min_node_size = ctx->size, .max_node_size = 0,
-                            .bytes = bytes, .max_block_bytes = bytes};
+                            .bytes = bytes, .max_block_bytes = bytes,
+                            .max_peers = ctx->size - 1};
     for (int n = 0; n < t->num_nodes; n++) {
         if (t->node_size[n] < in.min_node_size) in.min_node_size = t->node_size[n];
         if (t->node_size[n] > in.max_node_size) in.max_node_size = t->node_size[n];
@@ -132,7 +133,8 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_
     in.max_block_bytes = xchg_select_size_bucket(in.max_block_bytes);
     xchg_select_memory *m = &ctx->selection[in.coll];
     for (int i = 0; i < m->count; i++)
-        if (m->memo_bytes[i] == in.bytes && m->memo_max_block[i] == in.max_block_bytes) {
+        if (m->memo_bytes[i] == in.bytes && m->memo_max_block[i] == in.max_block_bytes &&
+            m->memo_peers[i] == in.max_peers) {
             *out = m->memo_choice[i];
             return MPI_SUCCESS;
         }
@@ -144,6 +146,7 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_
     m->next = (slot + 1) % XCHG_SELECT_MEMO;
     m->memo_bytes[slot] = in.bytes;
     m->memo_max_block[slot] = in.max_block_bytes;
+    m->memo_peers[slot] = in.max_peers;
     m->memo_choice[slot] = *out;
     return MPI_SUCCESS;
 }
@@ -247,20 +250,26 @@ static int sampled_agrees_at(unsigned long n)
     return n < 2 || (k & (k - 1)) == 0 || n % 1024 == 0;
 }
 
-/* alltoallv: the busiest rank's mean block and the largest block, agreed. */
-static int agree(xchg_context *ctx, const xchg_args *args, int64_t *bytes, int64_t *max_block)
+/* alltoallv: the busiest rank's mean block, the largest block and the most
+ * non-empty peers of a rank, agreed into *in. */
+static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in)
 {
-    int64_t sent = 0, received = 0, largest = 0;
+    int64_t sent = 0, received = 0, largest = 0, to = 0, from = 0;
     for (int p = 0; p < args->size; p++) {
+        if (p == args->rank) continue; /* the own block is a copy */
         sent += args->send.bytes[p];
         received += args->recv.bytes[p];
+        to += args->send.bytes[p] > 0;
+        from += args->recv.bytes[p] > 0;
         if (args->send.bytes[p] > largest) largest = args->send.bytes[p];
     }
-    int64_t local[2] = {sent > received ? sent : received, largest}, global[2];
-    int rc = MPI_Allreduce(local, global, 2, MPI_INT64_T, MPI_MAX, ctx->comm);
+    int64_t local[3] = {sent > received ? sent : received, largest, to > from ? to : from};
+    int64_t global[3];
+    int rc = MPI_Allreduce(local, global, 3, MPI_INT64_T, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on the alltoallv's sizes");
-    *bytes = global[0] / (args->size > 0 ? args->size : 1);
-    *max_block = global[1];
+    in->bytes = global[0] / (args->size > 0 ? args->size : 1);
+    in->max_block_bytes = global[1];
+    in->max_peers = (int)global[2];
     return MPI_SUCCESS;
 }
 
@@ -274,14 +283,15 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         agree_mode mode;
         if ((rc = agree_mode_of_env(&mode)) != MPI_SUCCESS) return rc;
         if (persistent) {
-            rc = agree(ctx, args, &in.bytes, &in.max_block_bytes);
+            rc = agree(ctx, args, &in);
         } else if (mode != AGREE_NEVER) {
             unsigned long n = m->calls++;
             if (mode == AGREE_ALWAYS || sampled_agrees_at(n)) {
-                rc = agree(ctx, args, &m->agreed_bytes, &m->agreed_max_block);
+                rc = agree(ctx, args, &in);
+                m->agreed = in;
+            } else {
+                in = m->agreed; /* call 0 always agrees: set */
             }
-            in.bytes = m->agreed_bytes;
-            in.max_block_bytes = m->agreed_max_block;
         }
         if (rc != MPI_SUCCESS) return rc;
     }

@@ -301,12 +301,10 @@ double xchg_parlinna_cost(const xchg_cost_case *c, const xchg_platform *plat, in
                           int64_t batch, int per_block)
 {
     const double N = c->nodes, Q = c->ppn;
-    xchg_cost_case intra = *c; /* super-blocks: N blocks and their int64 sizes */
-    intra.P = c->ppn;
-    intra.nodes = 1;
-    intra.block = N * (c->block + 8);
-    xchg_cost_case sizes = intra; /* the node-local MPI_Alltoall of their sizes */
-    sizes.block = 8;
+    /* super-blocks: N blocks and their int64 sizes; and the node-local
+     * MPI_Alltoall of their sizes */
+    xchg_cost_case intra = xchg_cost_sub_case(c, c->ppn, 1, c->ppn, c->ppn, N * (c->block + 8));
+    xchg_cost_case sizes = xchg_cost_sub_case(c, c->ppn, 1, c->ppn, c->ppn, 8);
     double total = xchg_cost_direct(&sizes, plat, 1) +
                    xchg_parlogna_cost(&intra, plat, radix < c->ppn ? radix : c->ppn,
                                       XCHG_PARLOGNA_BOUNCE_WAVE);

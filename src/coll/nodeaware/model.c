@@ -27,12 +27,7 @@ static double inner_cost(const xchg_cost_case *c, const xchg_choice *inner,
                          double block)
 {
     if (P <= 1) return 0;
-    xchg_cost_case sub = *c;
-    sub.P = P;
-    sub.nodes = nodes;
-    sub.ppn = ppn;
-    sub.sharers = sharers;
-    sub.block = block;
+    xchg_cost_case sub = xchg_cost_sub_case(c, P, nodes, ppn, sharers, block);
     return inner->algo->cost(&sub, inner, plat);
 }
 
