@@ -17,6 +17,10 @@ run() { # platform nodes, then sim/run's arguments
 }
 run fattree 16 --P 128 --Q 8 --sizes 64,8192 --dists uniform,powerlaw --coll alltoallv
 run torus 4 --P 128 --Q 32 --sizes 64,8192 --coll alltoallv
-run dragonfly 12 --P 192 --Q 16 --sizes 64,8192 --coll alltoallv
 run flat 16 --P 64 --Q 4 --sizes 64,8192 --coll alltoallv
 run dragonfly 16 --P 128 --Q 8 --sizes 64,8192 --coll alltoall
+run dragonfly 8 --P 64 --Q 8 --sizes 256,2048 --coll alltoallv
+run fattree 16 --P 64 --Q 4 --sizes 256,2048 --coll alltoallv
+run torus 8 --P 64 --Q 8 --sizes 256,2048 --coll alltoallv
+run flat 8 --P 128 --Q 16 --sizes 256,2048 --coll alltoallv
+run fattree 8 --P 64 --Q 8 --sizes 256,2048 --coll alltoall
