@@ -10,12 +10,17 @@
  * the largest block. A persistent plan pays it once, at init. A blocking call
  * pays it on a schedule that every rank follows (the calls are numbered the
  * same everywhere, as MPI orders collectives): XCHG_AGREE=
- *   sampled (default)  at calls 0, 1, 2, 3, 5, 9, 17, ... (2^k + 1, counted
- *                      from 0) and then every 1024th; the calls between
- *                      reuse the last agreement (an application's exchanges
- *                      change slowly, and a stale size costs time, never
- *                      correctness: every algorithm is correct for every
- *                      input);
+ *   sampled (default)  at calls 0, 1, 4, 16, 64, 256 (counted from 0) and
+ *                      then every 1024th; the calls between reuse the last
+ *                      agreement (an application's exchanges change slowly,
+ *                      and a stale size costs time, never correctness: every
+ *                      algorithm is correct for every input). An agreement
+ *                      costs about as much as a small alltoallv (log2 P
+ *                      latencies: docs/results/selection/), so a short run
+ *                      must not pay it often: with agreements at 0-3, 5, 9,
+ *                      ... the transitive closure's 8-17 iterations at 256
+ *                      simulated ranks spent more time agreeing than
+ *                      exchanging;
  *   always             at every call;
  *   never              never: alltoallv then uses the fixed rule.
  * No agreement at all when an override or XCHG_ALLTOALLV decides.
@@ -243,11 +248,14 @@ static int agree_mode_of_env(agree_mode *mode)
     return MPI_SUCCESS;
 }
 
-/* Whether blocking call number n (from 0) agrees under the sampled schedule. */
+/* Whether blocking call number n (from 0) agrees under the sampled schedule:
+ * 0 and the powers of 4 up to 256, then the multiples of 1024. */
 static int sampled_agrees_at(unsigned long n)
 {
-    unsigned long k = n - 1;
-    return n < 2 || (k & (k - 1)) == 0 || n % 1024 == 0;
+    if (n == 0 || n % 1024 == 0) return 1;
+    for (unsigned long p = 1; p <= 256; p *= 4)
+        if (n == p) return 1;
+    return 0;
 }
 
 /* alltoallv: the busiest rank's mean block, the largest block and the most

@@ -3,7 +3,7 @@
 # memory, oversubscribed when P > cores): xchg-bench's auto row (automatic
 # selection) with XCHG_AGREE=always (one MPI_Allreduce of two int64 before
 # every call) and with XCHG_AGREE=sampled (the default: after the first calls
-# only every 2^k+1-th and 1024th call agrees, so the median call does not),
+# only calls 4, 16, 64, 256 and every 1024th agree, so the median call does not),
 # same sizes, same choice. Writes agreement-openmpi.csv and prints a table.
 #   usage: docs/results/selection/agreement-openmpi.sh [P ...]   (default 2 4 8)
 set -euo pipefail

@@ -3,7 +3,7 @@
 # model was never looked at against (other platforms, ranks per node, P and
 # sizes than docs/results/sim/), each with `auto` (what xchg chooses by itself,
 # built-in constants, no tuning file; its alltoallv agrees on the sizes at
-# calls 0-3, 5, 9, ..., so it runs with 6 warm-up calls and its two timed
+# calls 0, 1, 4, 16, ..., so it runs with 6 warm-up calls and its two timed
 # calls, 6 and 7, are the steady state without one), a set of candidate
 # algorithms, xchg's reproduction of
 # MPICH 4's default alltoallv (scattered:batch=32) and SMPI's built-in MPICH
