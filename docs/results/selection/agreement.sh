@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=docs/results/selection/agreement
-grid=(--platforms dragonfly --P 64,256 --Q 16 --sizes 16,1024,16384 --coll alltoallv --algos auto
+grid=(--platforms dragonfly --P 64,256 --Q 16 --sizes 16,256 --coll alltoallv --algos auto
       --baselines "" --iters 2 --timeout 300 --smpi-cfg maxmin/precision:1e-4)
 XCHG_AGREE=always sim/run --out "$out/always" "${grid[@]}"
 sim/run --out "$out/steady" --warmup 6 "${grid[@]}"
