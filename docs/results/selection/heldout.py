@@ -78,7 +78,7 @@ for r in rows:
 open(os.path.join(here, "heldout.md"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 
-labels = [f"{p[:5]} {c[6:] or 'a2a'} P{P}/Q{Q} {S}B {d[:3]}" for (p, c, P, Q, S, d) in
+labels = [f"{p} {'a2av' if c == 'alltoallv' else 'a2a'} P{P}/Q{Q} {S}B {d[:3]}" for (p, c, P, Q, S, d) in
           (r["key"] for r in rows)]
 fig, ax = plt.subplots(figsize=(10, 0.35 * len(rows) + 1.5))
 y = range(len(rows))
