@@ -58,6 +58,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/pingpong.h"
 #include "xchg.h"
 
 typedef enum { DIST_UNIFORM, DIST_NORMAL, DIST_POWERLAW } dist_kind;
@@ -129,38 +130,17 @@ static double skew_delay(double mif, int skew_dist, double message_us, uint64_t 
     return bound * (double)(r >> 11) / 9007199254740992.0; /* U[0, bound) */
 }
 
-static int compare_doubles(const void *a, const void *b)
+/* --skew: T(S), the time of one S-byte message (src/core/pingpong.h: half
+ * the round trip of a ping-pong between ranks 0 and 1, median of 20),
+ * broadcast; aborts the run if it cannot be measured. */
+static double measure_message_us(int64_t s)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* --skew: T(S) as xchg-bench measures it: half the round trip of an S-byte
- * ping-pong between ranks 0 and 1, median of 20 after 2 untimed, broadcast. */
-static double measure_message_us(int64_t s, int rank, int nranks)
-{
-    double us = 1.0 + (double)s / 1e3;
-    if (nranks > 1) {
-        char *buf = calloc((size_t)s + 1, 1);
-        double rtt[20];
-        for (int i = -2; i < 20; i++) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            double t0 = MPI_Wtime();
-            if (rank == 0) {
-                MPI_Send(buf, (int)s, MPI_BYTE, 1, 77, MPI_COMM_WORLD);
-                MPI_Recv(buf, (int)s, MPI_BYTE, 1, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            } else if (rank == 1) {
-                MPI_Recv(buf, (int)s, MPI_BYTE, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                MPI_Send(buf, (int)s, MPI_BYTE, 0, 77, MPI_COMM_WORLD);
-            }
-            if (i >= 0) rtt[i] = MPI_Wtime() - t0;
-        }
-        free(buf);
-        qsort(rtt, 20, sizeof rtt[0], compare_doubles);
-        us = 0.5 * 0.5 * (rtt[9] + rtt[10]) * 1e6;
+    double seconds;
+    if (xchg_message_time(MPI_COMM_WORLD, s, 20, &seconds) != MPI_SUCCESS) {
+        fprintf(stderr, "xchg-simbench: T(S): %s\n", XCHG_Last_error());
+        MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    MPI_Bcast(&us, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    return us;
+    return seconds * 1e6;
 }
 
 /* --skew: wait d seconds from tb (MPI_Wtime at barrier exit). */
@@ -300,7 +280,7 @@ int main(int argc, char **argv)
     MPI_Comm work;
     MPI_Comm_dup(MPI_COMM_WORLD, &work);
 
-    double message_us = skew_mif > 0 ? measure_message_us(s, rank, size) : 0;
+    double message_us = skew_mif > 0 ? measure_message_us(s) : 0;
 
     if (rank == 0 && header)
         printf("coll,algo,P,nodes,Q,S,dist,iters,t_min,t_avg,t_max,max_rank_send,"

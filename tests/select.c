@@ -8,8 +8,10 @@
  * result is compared byte for byte with the MPI library's own collective
  * (PMPI), and the algorithm it used (XCHG_Comm_get_algorithm, last_used)
  * is gathered and must be the same string on every rank. Persistent
- * alltoallv plans too. Then XCHG_AGREE=bogus must fail with MPI_ERR_ARG and
- * leave the receive buffer untouched. Prints "N passed, N failed".
+ * alltoallv plans, MPI_IN_PLACE and a strided derived datatype too. All of
+ * it on MPI_COMM_WORLD and on MPI_COMM_SELF (P = 1). Then XCHG_AGREE=bogus
+ * must fail with MPI_ERR_ARG and leave the receive buffer untouched.
+ * Prints "N passed, N failed".
  *   usage: [XCHG_VIRTUAL_NODES=K] mpirun -n P xchg-select [--calls N]
  */
 #include <mpi.h>
@@ -22,26 +24,39 @@
 
 #define NAME_LEN 256
 
-static int passed, failed, rank, size;
+/* The test's own MPI calls: a failure ends the run (it is not what is tested). */
+#define CHECK_MPI(call)                                                              \
+    do {                                                                             \
+        int check_rc_ = (call);                                                      \
+        if (check_rc_ != MPI_SUCCESS) {                                              \
+            fprintf(stderr, "FAIL select: %s returned %d\n", #call, check_rc_);      \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                            \
+        }                                                                            \
+    } while (0)
 
+static int passed, failed, world_rank;
+static MPI_Comm comm; /* the communicator under test */
+static int rank, size; /* in comm */
+
+/* Every rank of MPI_COMM_WORLD checks (they all run the same cases). */
 static void check(int ok, const char *what, const char *detail)
 {
     int all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    CHECK_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
     if (all_ok) {
         passed++;
     } else {
         failed++;
-        if (!ok) printf("FAIL select rank %d: %s (%s)\n", rank, what, detail);
+        if (!ok) printf("FAIL select rank %d: %s (%s)\n", world_rank, what, detail);
     }
 }
 
-/* The algorithm the last call of `coll` used, the same on every rank. */
+/* The algorithm the last call of `coll` used, the same on every rank of comm. */
 static void check_same_choice(const char *coll, const char *what)
 {
     char mine[NAME_LEN] = {0}, *all = malloc((size_t)size * NAME_LEN);
-    XCHG_Comm_get_algorithm(MPI_COMM_WORLD, coll, 1, 0, mine, NAME_LEN);
-    MPI_Allgather(mine, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, MPI_COMM_WORLD);
+    XCHG_Comm_get_algorithm(comm, coll, 1, 0, mine, NAME_LEN);
+    CHECK_MPI(MPI_Allgather(mine, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, comm));
     int same = mine[0] != '\0';
     for (int r = 0; r < size; r++) same &= strcmp(all + (size_t)r * NAME_LEN, mine) == 0;
     char detail[2 * NAME_LEN + 64];
@@ -50,9 +65,16 @@ static void check_same_choice(const char *coll, const char *what)
     free(all);
 }
 
-/* Block sizes (doubles) of call `call` at scale `unit`: rank-dependent, with zeros. */
-static int count_of(int from, int to, int call, int unit)
+/* Block sizes (elements) of call `call` at scale `unit`: rank-dependent,
+ * with zeros; `symmetric` gives from -> to the count of to -> from (what
+ * MPI_IN_PLACE requires). */
+static int count_of(int from, int to, int call, int unit, int symmetric)
 {
+    if (symmetric && from > to) {
+        int t = from;
+        from = to;
+        to = t;
+    }
     int k = (from * 7 + to * 3 + call) % 5;
     return k == 0 ? 0 : unit * k;
 }
@@ -62,34 +84,54 @@ static void fill(double *buf, size_t n, int salt)
     for (size_t i = 0; i < n; i++) buf[i] = salt * 1e6 + (double)i;
 }
 
-static void alltoallv_case(int call, int unit, int persistent, const char *what)
+typedef enum { PLAIN, PERSISTENT, IN_PLACE, STRIDED } alltoallv_kind;
+
+/* One alltoallv of `kind` under automatic selection against PMPI's. */
+static void alltoallv_case(int call, int unit, alltoallv_kind kind, const char *what)
 {
     int *sc = malloc(4 * (size_t)size * sizeof(int)), *sd = sc + size, *rc = sd + size,
         *rd = rc + size;
-    int stotal = 0, rtotal = 0;
+    int stotal = 0, rtotal = 0, symmetric = kind == IN_PLACE;
     for (int p = 0; p < size; p++) {
-        sc[p] = count_of(rank, p, call, unit), sd[p] = stotal, stotal += sc[p];
-        rc[p] = count_of(p, rank, call, unit), rd[p] = rtotal, rtotal += rc[p];
+        sc[p] = count_of(rank, p, call, unit, symmetric), sd[p] = stotal, stotal += sc[p];
+        rc[p] = count_of(p, rank, call, unit, symmetric), rd[p] = rtotal, rtotal += rc[p];
     }
-    double *send = malloc(((size_t)stotal + 1) * sizeof(double));
-    double *got = calloc((size_t)rtotal + 1, sizeof(double));
-    double *want = calloc((size_t)rtotal + 1, sizeof(double));
-    fill(send, (size_t)stotal, rank);
+    /* STRIDED: one double every other slot (a type of extent 2 doubles) */
+    MPI_Datatype type = MPI_DOUBLE;
+    size_t stride = 1;
+    if (kind == STRIDED) {
+        CHECK_MPI(MPI_Type_create_resized(MPI_DOUBLE, 0, 2 * (MPI_Aint)sizeof(double), &type));
+        CHECK_MPI(MPI_Type_commit(&type));
+        stride = 2;
+    }
+    size_t sn = stride * ((size_t)stotal + 1), rn = stride * ((size_t)rtotal + 1);
+    double *send = calloc(sn, sizeof(double)), *got = calloc(rn, sizeof(double)),
+           *want = calloc(rn, sizeof(double));
+    fill(send, sn, world_rank);
+    if (kind == IN_PLACE) { /* the blocks to send are in the receive buffer */
+        fill(got, rn, world_rank);
+        memcpy(want, got, rn * sizeof(double));
+    }
     int err;
-    if (persistent) {
+    if (kind == PERSISTENT) {
         XCHG_Request req;
-        err = XCHG_Alltoallv_init(send, sc, sd, MPI_DOUBLE, got, rc, rd, MPI_DOUBLE,
-                                  MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+        err = XCHG_Alltoallv_init(send, sc, sd, type, got, rc, rd, type, comm, MPI_INFO_NULL,
+                                  &req);
         if (err == MPI_SUCCESS) err = XCHG_Start(&req);
         if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
         if (err == MPI_SUCCESS) err = XCHG_Request_free(&req);
+    } else if (kind == IN_PLACE) {
+        err = XCHG_Alltoallv(MPI_IN_PLACE, NULL, NULL, type, got, rc, rd, type, comm);
+        CHECK_MPI(PMPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, type, want, rc, rd, type, comm));
     } else {
-        err = XCHG_Alltoallv(send, sc, sd, MPI_DOUBLE, got, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD);
+        err = XCHG_Alltoallv(send, sc, sd, type, got, rc, rd, type, comm);
     }
-    PMPI_Alltoallv(send, sc, sd, MPI_DOUBLE, want, rc, rd, MPI_DOUBLE, MPI_COMM_WORLD);
-    check(err == MPI_SUCCESS && memcmp(got, want, (size_t)rtotal * sizeof(double)) == 0, what,
+    if (kind != IN_PLACE)
+        CHECK_MPI(PMPI_Alltoallv(send, sc, sd, type, want, rc, rd, type, comm));
+    check(err == MPI_SUCCESS && memcmp(got, want, rn * sizeof(double)) == 0, what,
           err == MPI_SUCCESS ? "result differs from PMPI_Alltoallv" : XCHG_Last_error());
     check_same_choice("alltoallv", what);
+    if (kind == STRIDED) CHECK_MPI(MPI_Type_free(&type));
     free(send), free(got), free(want), free(sc);
 }
 
@@ -99,13 +141,13 @@ static void uniform_case(const char *coll, int count, const char *what)
     size_t sn = (size_t)count * (gather ? 1 : (size_t)size), rn = (size_t)count * size;
     double *send = malloc((sn + 1) * sizeof(double)), *got = calloc(rn + 1, sizeof(double)),
            *want = calloc(rn + 1, sizeof(double));
-    fill(send, sn, rank);
-    int err = gather ? XCHG_Allgather(send, count, MPI_DOUBLE, got, count, MPI_DOUBLE,
-                                      MPI_COMM_WORLD)
-                     : XCHG_Alltoall(send, count, MPI_DOUBLE, got, count, MPI_DOUBLE,
-                                     MPI_COMM_WORLD);
-    if (gather) PMPI_Allgather(send, count, MPI_DOUBLE, want, count, MPI_DOUBLE, MPI_COMM_WORLD);
-    else PMPI_Alltoall(send, count, MPI_DOUBLE, want, count, MPI_DOUBLE, MPI_COMM_WORLD);
+    fill(send, sn, world_rank);
+    int err = gather ? XCHG_Allgather(send, count, MPI_DOUBLE, got, count, MPI_DOUBLE, comm)
+                     : XCHG_Alltoall(send, count, MPI_DOUBLE, got, count, MPI_DOUBLE, comm);
+    if (gather)
+        CHECK_MPI(PMPI_Allgather(send, count, MPI_DOUBLE, want, count, MPI_DOUBLE, comm));
+    else
+        CHECK_MPI(PMPI_Alltoall(send, count, MPI_DOUBLE, want, count, MPI_DOUBLE, comm));
     check(err == MPI_SUCCESS && memcmp(got, want, rn * sizeof(double)) == 0, what,
           err == MPI_SUCCESS ? "result differs from PMPI" : XCHG_Last_error());
     check_same_choice(coll, what);
@@ -121,7 +163,7 @@ static void bad_agree_mode(void)
     double *send = calloc((size_t)size, sizeof(double)), *recv = malloc((size_t)size * sizeof(double));
     for (int p = 0; p < size; p++) recv[p] = -1;
     int err = XCHG_Alltoallv(send, counts, displs, MPI_DOUBLE, recv, counts, displs, MPI_DOUBLE,
-                             MPI_COMM_WORLD);
+                             comm);
     int untouched = 1;
     for (int p = 0; p < size; p++) untouched &= recv[p] == -1;
     int cls = MPI_SUCCESS;
@@ -132,42 +174,55 @@ static void bad_agree_mode(void)
     free(counts), free(send), free(recv);
 }
 
-int main(int argc, char **argv)
+/* Every case on `on` (named `name` in the messages). */
+static void run_suite(MPI_Comm on, const char *name, int calls)
 {
-    int calls = 40;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    for (int i = 1; i < argc; i++)
-        if (strncmp(argv[i], "--calls=", 8) == 0) calls = atoi(argv[i] + 8);
-    unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
-
+    comm = on;
+    CHECK_MPI(MPI_Comm_rank(comm, &rank));
+    CHECK_MPI(MPI_Comm_size(comm, &size));
+    CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
     static const char *const modes[] = {"sampled", "always", "never"};
     static const int units[] = {1, 3, 40, 700, 5000}; /* doubles: 8 B .. 40 KB blocks */
     const int nunits = (int)(sizeof units / sizeof units[0]);
-    char what[128];
+    char what[160];
     for (int m = 0; m < 3; m++) {
         setenv("XCHG_AGREE", modes[m], 1);
         for (int call = 0; call < calls; call++) {
             /* sizes change every few calls: a sampled agreement goes stale */
             int unit = units[(call / 3) % nunits];
-            snprintf(what, sizeof what, "alltoallv XCHG_AGREE=%s call %d unit %d", modes[m], call,
-                     unit);
-            alltoallv_case(call, unit, 0, what);
+            snprintf(what, sizeof what, "%s: alltoallv XCHG_AGREE=%s call %d unit %d", name,
+                     modes[m], call, unit);
+            alltoallv_case(call, unit, PLAIN, what);
         }
     }
     unsetenv("XCHG_AGREE");
     for (int u = 0; u < nunits; u++) {
-        snprintf(what, sizeof what, "persistent alltoallv unit %d", units[u]);
-        alltoallv_case(u, units[u], 1, what);
-        snprintf(what, sizeof what, "alltoall %d doubles", units[u]);
+        snprintf(what, sizeof what, "%s: persistent alltoallv unit %d", name, units[u]);
+        alltoallv_case(u, units[u], PERSISTENT, what);
+        snprintf(what, sizeof what, "%s: alltoallv MPI_IN_PLACE unit %d", name, units[u]);
+        alltoallv_case(u, units[u], IN_PLACE, what);
+        snprintf(what, sizeof what, "%s: alltoallv strided type unit %d", name, units[u]);
+        alltoallv_case(u, units[u], STRIDED, what);
+        snprintf(what, sizeof what, "%s: alltoall %d doubles", name, units[u]);
         uniform_case("alltoall", units[u], what);
-        snprintf(what, sizeof what, "allgather %d doubles", units[u]);
+        snprintf(what, sizeof what, "%s: allgather %d doubles", name, units[u]);
         uniform_case("allgather", units[u], what);
     }
     bad_agree_mode();
-    if (rank == 0) printf("%d passed, %d failed\n", passed, failed);
+}
+
+int main(int argc, char **argv)
+{
+    int calls = 40;
+    MPI_Init(&argc, &argv);
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--calls=", 8) == 0) calls = atoi(argv[i] + 8);
+    unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
+
+    run_suite(MPI_COMM_WORLD, "world", calls);
+    run_suite(MPI_COMM_SELF, "self (P=1)", calls / 4 + 1);
+    if (world_rank == 0) printf("%d passed, %d failed\n", passed, failed);
     MPI_Finalize();
     return failed != 0;
 }

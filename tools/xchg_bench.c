@@ -38,6 +38,7 @@
 
 #include "bench.h"
 #include "core/context.h"
+#include "core/pingpong.h"
 #include "xchg.h"
 
 #define MAX_SIZES 64
@@ -192,36 +193,15 @@ static double skew_delay(const bench_options *o, const bench_workload *w, long i
     return bound * (double)(r >> 11) / 9007199254740992.0; /* U[0, bound) */
 }
 
-/* --skew: T(S), the time of one S-byte message: half the round trip of a
- * ping-pong between ranks 0 and 1 (median of 20 after 2 untimed), broadcast.
- * P = 1: a model of 1 us + S / (1 GB/s). */
-static double measure_message_us(MPI_Comm comm, const bench_workload *w)
+/* --skew: T(S), the time of one S-byte message (src/core/pingpong.h: half
+ * the round trip of a ping-pong between ranks 0 and 1, median of 20),
+ * broadcast. P = 1: a model of 1 us + S / (1 GB/s). */
+static int measure_message_us(MPI_Comm comm, const bench_workload *w, double *us)
 {
-    int rank, nranks;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
-    double us = 1.0 + (double)w->size / 1e3;
-    if (nranks > 1) {
-        char *buf = calloc((size_t)w->size + 1, 1);
-        double rtt[20];
-        for (int i = -2; i < 20; i++) {
-            PMPI_Barrier(comm);
-            double t0 = MPI_Wtime();
-            if (rank == 0) {
-                PMPI_Send(buf, (int)w->size, MPI_BYTE, 1, 77, comm);
-                PMPI_Recv(buf, (int)w->size, MPI_BYTE, 1, 77, comm, MPI_STATUS_IGNORE);
-            } else if (rank == 1) {
-                PMPI_Recv(buf, (int)w->size, MPI_BYTE, 0, 77, comm, MPI_STATUS_IGNORE);
-                PMPI_Send(buf, (int)w->size, MPI_BYTE, 0, 77, comm);
-            }
-            if (i >= 0) rtt[i] = MPI_Wtime() - t0;
-        }
-        free(buf);
-        qsort(rtt, 20, sizeof rtt[0], compare_doubles);
-        us = 0.5 * 0.5 * (rtt[9] + rtt[10]) * 1e6;
-    }
-    PMPI_Bcast(&us, 1, MPI_DOUBLE, 0, comm);
-    return us;
+    double seconds;
+    int rc = xchg_message_time(comm, w->size, 20, &seconds);
+    *us = seconds * 1e6;
+    return rc;
 }
 
 /*
@@ -389,7 +369,12 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
             free(times);
             return MPI_ERR_NO_MEM;
         }
-        w->message_us = measure_message_us(comm, w);
+        int rc = measure_message_us(comm, w, &w->message_us);
+        if (rc != MPI_SUCCESS) {
+            free(times);
+            free(spans);
+            return rc;
+        }
     }
     if (o->breakdown)
         phases = malloc((size_t)num_rows * BENCH_NUM_PHASES * (size_t)o->iterations * sizeof *phases);

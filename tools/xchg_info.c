@@ -31,6 +31,7 @@
 #include "core/registry.h"
 #include "select/model.h"
 #include "select/select.h"
+#include "select/tuning.h"
 #include "xchg.h"
 
 static const xchg_coll all_colls[] = {XCHG_ALLTOALLV, XCHG_ALLTOALL, XCHG_ALLGATHER,
@@ -156,7 +157,7 @@ static void print_selections(MPI_Comm comm)
         const char *name = xchg_coll_name(all_colls[c]);
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             char buf[512];
-            int any_size = all_colls[c] == XCHG_ALLTOALLV || all_colls[c] == XCHG_NEIGHBOR_ALLTOALLV;
+            int any_size = all_colls[c] == XCHG_NEIGHBOR_ALLTOALLV; /* alltoallv: mean block */
             if (any_size && s > 0) break; /* size-independent */
             if (XCHG_Comm_get_algorithm(comm, name, 0, sizes[s], buf, sizeof buf) != MPI_SUCCESS)
                 snprintf(buf, sizeof buf, "error: %s", XCHG_Last_error());
@@ -175,19 +176,27 @@ static int explain_selection(MPI_Comm comm, const char *collective, long long by
     char chosen[512];
     xchg_context *ctx;
     xchg_coll coll;
+    xchg_choice choice;
+    const char *source;
+    const xchg_platform *tuned_constants = NULL;
     int rank;
     MPI_Comm_rank(comm, &rank);
-    if (XCHG_Comm_get_algorithm(comm, collective, 0, bytes, chosen, sizeof chosen) != MPI_SUCCESS ||
-        xchg_context_get(comm, &ctx) != MPI_SUCCESS || xchg_coll_from_name(collective, &coll)) {
+    if (xchg_context_get(comm, &ctx) != MPI_SUCCESS || xchg_coll_from_name(collective, &coll) ||
+        xchg_select_explain(ctx, coll, bytes, &choice, &source) != MPI_SUCCESS) {
         if (rank == 0) fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
         return 1;
     }
     if (rank != 0) return 0;
+    xchg_choice_format(&choice, chosen, sizeof chosen);
+    xchg_tuning_platform(&tuned_constants); /* its errors were the selection's */
     xchg_select_input in = xchg_select_input_of(ctx, coll, xchg_select_size_bucket(bytes));
     printf("%s\n", chosen);
     printf("# %s, P=%d on %d node(s) of %d..%d ranks, %lld B per block (the model sees %lld): "
-           "decided by %s\n", collective, in.comm_size, in.num_nodes, in.min_node_size,
-           in.max_node_size, bytes, (long long)in.bytes, xchg_select_source(ctx, coll, bytes));
+           "decided by %s%s\n", collective, in.comm_size, in.num_nodes, in.min_node_size,
+           in.max_node_size, bytes, (long long)in.bytes, source,
+           strcmp(source, "the cost model") ? ""
+           : tuned_constants ? ", the tuning file's platform constants"
+                             : ", built-in platform constants");
     return print_ranking(ctx, &in, top);
 }
 

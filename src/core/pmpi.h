@@ -19,6 +19,7 @@
 #define MPI_Isend PMPI_Isend
 #define MPI_Irecv PMPI_Irecv
 #define MPI_Sendrecv PMPI_Sendrecv
+#define MPI_Send PMPI_Send
 #define MPI_Probe PMPI_Probe
 #define MPI_Recv PMPI_Recv
 #define MPI_Wait PMPI_Wait
@@ -34,6 +35,7 @@
 
 /* Collectives used internally (metadata agreement, the `mpi` selection) */
 #define MPI_Allreduce PMPI_Allreduce
+#define MPI_Bcast PMPI_Bcast
 #define MPI_Allgather PMPI_Allgather
 #define MPI_Alltoall PMPI_Alltoall
 #define MPI_Alltoallv PMPI_Alltoallv

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/pingpong.h"
+
 _Atomic int xchg_ip_profile_state = -1;
 
 typedef struct {
@@ -97,36 +99,13 @@ void xchg_ip_profile_record(xchg_ip_coll coll, MPI_Comm comm, double arrival, do
     free(all);
 }
 
-/* T(S): half the round trip of an S-byte message between world ranks 0, 1. */
+/* T(S) on MPI_COMM_WORLD (src/core/pingpong.h, median of 10); the model
+ * 1 us + S / (1 GB/s) if it cannot be measured. */
 static double message_time(long long bytes)
 {
-    int rank, size;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    double t = 1e-6 + (double)bytes / 1e9;
-    if (size > 1) {
-        char *buf = calloc((size_t)bytes + 1, 1);
-        double best[10];
-        for (int i = -1; i < 10; i++) {
-            PMPI_Barrier(MPI_COMM_WORLD);
-            double t0 = PMPI_Wtime();
-            if (rank == 0) {
-                PMPI_Send(buf, (int)bytes, MPI_BYTE, 1, 91, MPI_COMM_WORLD);
-                PMPI_Recv(buf, (int)bytes, MPI_BYTE, 1, 91, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            } else if (rank == 1) {
-                PMPI_Recv(buf, (int)bytes, MPI_BYTE, 0, 91, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                PMPI_Send(buf, (int)bytes, MPI_BYTE, 0, 91, MPI_COMM_WORLD);
-            }
-            if (i >= 0) best[i] = (PMPI_Wtime() - t0) / 2;
-        }
-        free(buf);
-        for (int i = 1; i < 10; i++) /* median of 10: sort */
-            for (int j = i; j > 0 && best[j] < best[j - 1]; j--) {
-                double x = best[j]; best[j] = best[j - 1]; best[j - 1] = x;
-            }
-        t = 0.5 * (best[4] + best[5]);
-    }
-    PMPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    double t;
+    if (xchg_message_time(MPI_COMM_WORLD, bytes, 10, &t) != MPI_SUCCESS)
+        t = 1e-6 + (double)bytes / 1e9;
     return t;
 }
 

@@ -70,15 +70,18 @@ static int parse_memoized(xchg_context *ctx, xchg_coll coll, const char *text,
     return MPI_SUCCESS;
 }
 
-/* The override or the environment, when one decides (*decided). */
-static int explicit_choice(xchg_context *ctx, xchg_coll coll, int *decided, xchg_choice *out)
+/* The override or the environment, when one decides (*source: which;
+ * NULL when neither does). */
+static int explicit_choice(xchg_context *ctx, xchg_coll coll, xchg_choice *out,
+                           const char **source)
 {
-    *decided = 1;
+    *source = "XCHG_Comm_set_algorithm";
     if (ctx->has_override[coll]) {
         *out = ctx->override[coll];
         return MPI_SUCCESS; /* fitted when it was set */
     }
     const char *env = getenv(env_names[coll]);
+    *source = env_names[coll];
     if (env && *env) {
         int rc = parse_memoized(ctx, coll, env, &ctx->env_selection[coll], out);
         if (rc != MPI_SUCCESS) {
@@ -88,7 +91,7 @@ static int explicit_choice(xchg_context *ctx, xchg_coll coll, int *decided, xchg
         }
         return MPI_SUCCESS;
     }
-    *decided = 0;
+    *source = NULL;
     return MPI_SUCCESS;
 }
 
@@ -161,9 +164,10 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_
 static void report_choice(xchg_context *ctx, const xchg_select_input *in, const char *source,
                           const xchg_choice *choice)
 {
+    if (ctx->rank != 0) return; /* the other ranks made the same choice */
     const char *verbose = getenv("XCHG_VERBOSE");
     xchg_select_memory *m = &ctx->selection[in->coll];
-    if (!verbose || !*verbose || strcmp(verbose, "0") == 0 || ctx->rank != 0 ||
+    if (!verbose || !*verbose || strcmp(verbose, "0") == 0 ||
         (m->has_reported && xchg_choice_equal(&m->reported, choice)))
         return;
     m->has_reported = 1;
@@ -190,49 +194,44 @@ static void report_choice(xchg_context *ctx, const xchg_select_input *in, const 
     fprintf(stderr, "%s\n", line);
 }
 
-/* Everything after the override and the environment. */
-static int automatic_choice(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out)
+/* Everything after the override and the environment; *source: what decided. */
+static int automatic_choice(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out,
+                            const char **source)
 {
-    const char *tuned, *source;
+    const char *tuned;
     int rc = xchg_tuning_lookup(in, &tuned);
     if (rc != MPI_SUCCESS) return rc;
     if (tuned) { /* validated when the file was read; fitted to ctx here */
-        source = "a rule of the tuning file";
+        *source = "a rule of the tuning file";
         rc = parse_memoized(ctx, in->coll, tuned, &ctx->tuned_selection[in->coll], out);
     } else if (in->bytes < 0 || in->coll == XCHG_NEIGHBOR_ALLTOALLV) {
-        source = "the fixed rule";
+        *source = "the fixed rule";
         rc = parse_memoized(ctx, in->coll, fixed_rule(in->coll), &ctx->rule_selection[in->coll],
                             out);
     } else {
-        source = "the cost model";
+        *source = "the cost model";
         rc = model_choice(ctx, in, out);
     }
-    if (rc == MPI_SUCCESS) report_choice(ctx, in, source, out);
+    if (rc == MPI_SUCCESS) report_choice(ctx, in, *source, out);
+    return rc;
+}
+
+int xchg_select_explain(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out,
+                        const char **source)
+{
+    const char *why;
+    int rc = explicit_choice(ctx, coll, out, &why);
+    if (rc == MPI_SUCCESS && !why) {
+        xchg_select_input in = xchg_select_input_of(ctx, coll, bytes);
+        rc = automatic_choice(ctx, &in, out, &why);
+    }
+    if (source) *source = why;
     return rc;
 }
 
 int xchg_select_local(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out)
 {
-    int decided, rc = explicit_choice(ctx, coll, &decided, out);
-    if (rc != MPI_SUCCESS || decided) return rc;
-    xchg_select_input in = xchg_select_input_of(ctx, coll, bytes);
-    return automatic_choice(ctx, &in, out);
-}
-
-const char *xchg_select_source(xchg_context *ctx, xchg_coll coll, int64_t bytes)
-{
-    if (ctx->has_override[coll]) return "XCHG_Comm_set_algorithm";
-    const char *env = getenv(env_names[coll]);
-    if (env && *env) return env_names[coll];
-    xchg_select_input in = xchg_select_input_of(ctx, coll, bytes);
-    const char *tuned = NULL;
-    const xchg_platform *plat = NULL;
-    if (xchg_tuning_lookup(&in, &tuned) != MPI_SUCCESS) return "an error (XCHG_Last_error)";
-    if (tuned) return "a rule of the tuning file (XCHG_TUNING_FILE)";
-    if (bytes < 0 || coll == XCHG_NEIGHBOR_ALLTOALLV) return "the fixed rule (no sizes to model)";
-    if (xchg_tuning_platform(&plat) == MPI_SUCCESS && plat)
-        return "the cost model, the tuning file's platform constants";
-    return "the cost model, built-in platform constants";
+    return xchg_select_explain(ctx, coll, bytes, out, NULL);
 }
 
 typedef enum { AGREE_SAMPLED, AGREE_ALWAYS, AGREE_NEVER } agree_mode;
@@ -283,8 +282,9 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
 
 int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, xchg_choice *out)
 {
-    int decided, rc = explicit_choice(ctx, args->coll, &decided, out);
-    if (rc != MPI_SUCCESS || decided) return rc;
+    const char *source;
+    int rc = explicit_choice(ctx, args->coll, out, &source);
+    if (rc != MPI_SUCCESS || source) return rc;
     xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
     if (args->coll == XCHG_ALLTOALLV) {
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
@@ -303,5 +303,5 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         }
         if (rc != MPI_SUCCESS) return rc;
     }
-    return automatic_choice(ctx, &in, out);
+    return automatic_choice(ctx, &in, out, &source);
 }

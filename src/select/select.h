@@ -28,9 +28,11 @@ int64_t xchg_select_size_bucket(int64_t bytes);
 /* The inputs of ctx's topology for `coll` with `bytes` (local). */
 xchg_select_input xchg_select_input_of(const xchg_context *ctx, xchg_coll coll, int64_t bytes);
 
-/* What decides for `coll` on ctx now, in words ("XCHG_ALLTOALLV",
- * "the cost model", ...), for explanations (xchg-info --select). */
-const char *xchg_select_source(xchg_context *ctx, xchg_coll coll, int64_t bytes);
+/* xchg_select_local, and in *source what decided, in words
+ * ("XCHG_Comm_set_algorithm", "XCHG_ALLTOALLV", "a rule of the tuning file",
+ * "the cost model", "the fixed rule"), for explanations (xchg-info). */
+int xchg_select_explain(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out,
+                        const char **source);
 
 /* The platform constants the model uses: the tuning file's, or built in
  * (MPI_SUCCESS), or the tuning file's error. */

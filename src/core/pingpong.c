@@ -1,0 +1,59 @@
+/* T(S) by ping-pong (pingpong.h). */
+#include "pingpong.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include "error.h"
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int xchg_message_time(MPI_Comm comm, int64_t bytes, int samples, double *seconds)
+{
+    int rc = MPI_SUCCESS, rank, size;
+    char *buf = NULL;
+    double *rtt = NULL;
+    if (bytes < 0 || bytes > INT_MAX)
+        return xchg_error(MPI_ERR_COUNT, "ping-pong of %lld bytes: more than an int counts",
+                          (long long)bytes);
+    if (samples < 1) return xchg_error(MPI_ERR_ARG, "ping-pong with %d samples", samples);
+    XCHG_CHECK(MPI_Comm_rank(comm, &rank));
+    XCHG_CHECK(MPI_Comm_size(comm, &size));
+    double t = 1e-6 + (double)bytes / 1e9;
+    if (size > 1) {
+        buf = calloc((size_t)bytes + 1, 1);
+        rtt = malloc((size_t)samples * sizeof *rtt);
+        if (!buf || !rtt) {
+            rc = xchg_error(MPI_ERR_NO_MEM, "out of memory (ping-pong of %lld bytes)",
+                            (long long)bytes);
+            goto fail; /* the other ranks then wait in the barrier, as in any
+                          collective whose scratch allocation fails on one rank */
+        }
+        for (int i = -2; i < samples; i++) {
+            XCHG_CHECK(MPI_Barrier(comm));
+            double t0 = MPI_Wtime();
+            if (rank == 0) {
+                XCHG_CHECK(MPI_Send(buf, (int)bytes, MPI_BYTE, 1, XCHG_PINGPONG_TAG, comm));
+                XCHG_CHECK(MPI_Recv(buf, (int)bytes, MPI_BYTE, 1, XCHG_PINGPONG_TAG, comm,
+                                    MPI_STATUS_IGNORE));
+            } else if (rank == 1) {
+                XCHG_CHECK(MPI_Recv(buf, (int)bytes, MPI_BYTE, 0, XCHG_PINGPONG_TAG, comm,
+                                    MPI_STATUS_IGNORE));
+                XCHG_CHECK(MPI_Send(buf, (int)bytes, MPI_BYTE, 0, XCHG_PINGPONG_TAG, comm));
+            }
+            if (i >= 0) rtt[i] = MPI_Wtime() - t0;
+        }
+        qsort(rtt, (size_t)samples, sizeof *rtt, compare_doubles);
+        t = 0.5 * 0.5 * (rtt[(samples - 1) / 2] + rtt[samples / 2]);
+    }
+    XCHG_CHECK(MPI_Bcast(&t, 1, MPI_DOUBLE, 0, comm));
+    *seconds = t;
+fail:
+    free(buf);
+    free(rtt);
+    return rc;
+}
