@@ -27,7 +27,7 @@
  *
  * --skew MIF: imbalanced process arrival patterns, with the definitions of
  * tools/xchg-bench --skew (Qian & Afsahi 2011, Section 3.2). T(S) is half
- * the round trip of an S-byte ping-pong between ranks 0 and 1 (median of 20
+ * the round trip of an S-byte ping-pong between ranks 0 and 1 (fastest of 20
  * after 2 untimed), measured once in the run (under SMPI: simulated time).
  * After the barrier each rank waits its delay, then enters the call:
  *   uniform   each rank U[0, MIF x T(S))
@@ -131,7 +131,7 @@ static double skew_delay(double mif, int skew_dist, double message_us, uint64_t 
 }
 
 /* --skew: T(S), the time of one S-byte message (src/core/pingpong.h: half
- * the round trip of a ping-pong between ranks 0 and 1, median of 20),
+ * the round trip of a ping-pong between ranks 0 and 1, fastest of 20),
  * broadcast; aborts the run if it cannot be measured. */
 static double measure_message_us(int64_t s)
 {

@@ -22,7 +22,7 @@
  * Qian & Afsahi (Int. J. Parallel Programming 39(4), 2011): after the
  * barrier each rank spins for a delay bounded by MIF x T(S), T(S) the time of
  * one message of S bytes (half the round trip of a ping-pong between ranks 0
- * and 1, median of 20, measured per size), then enters the collective. The
+ * and 1, fastest of 20, measured per size), then enters the collective. The
  * delays are seeded by (--seed, iteration, rank), so MPI and every algorithm
  * see the same arrival pattern. uniform: each rank U[0, MIF x T); one-late:
  * one rank per iteration (drawn from the seed) MIF x T late, the others on
@@ -194,7 +194,7 @@ static double skew_delay(const bench_options *o, const bench_workload *w, long i
 }
 
 /* --skew: T(S), the time of one S-byte message (src/core/pingpong.h: half
- * the round trip of a ping-pong between ranks 0 and 1, median of 20),
+ * the round trip of a ping-pong between ranks 0 and 1, fastest of 20),
  * broadcast. P = 1: a model of 1 us + S / (1 GB/s). */
 static int measure_message_us(MPI_Comm comm, const bench_workload *w, double *us)
 {
@@ -375,6 +375,12 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
             free(spans);
             return rc;
         }
+        int rank;
+        MPI_Comm_rank(comm, &rank);
+        if (rank == 0)
+            fprintf(stderr, "xchg-bench: S=%lld: T(S) = %.2f us, arrival delays up to %g x T = %.3f ms\n",
+                    (long long)w->size, w->message_us, o->skew_mif,
+                    o->skew_mif * w->message_us * 1e-3);
     }
     if (o->breakdown)
         phases = malloc((size_t)num_rows * BENCH_NUM_PHASES * (size_t)o->iterations * sizeof *phases);

@@ -11,7 +11,7 @@
 
 #include "pmpi.h"
 
-/* *seconds = T(bytes) on comm: the median of `samples` ping-pongs (after two
+/* *seconds = T(bytes) on comm: the fastest of `samples` ping-pongs (after two
  * untimed ones) between ranks 0 and 1, halved, and the same on every rank
  * (broadcast from rank 0); with one rank, the model 1 us + bytes / (1 GB/s).
  * Collective over comm; its messages use tag XCHG_PINGPONG_TAG on comm.

@@ -12,7 +12,7 @@
  * arrival times, and counted on the communicator's rank 0 only, so each call
  * counts once. At MPI_Finalize the sums are reduced over MPI_COMM_WORLD and T
  * (the time of one message of the collective's average block size) is
- * measured with a ping-pong between world ranks 0 and 1 (median of 10 round
+ * measured with a ping-pong between world ranks 0 and 1 (fastest of 10 round
  * trips, halved); the imbalance factors are d-bar / T and theta / T averaged
  * over the calls. With one rank in the world T is a model, 1 us + S / (1 GB/s).
  * Not thread safe (the counters are plain): profile single-threaded callers.
@@ -99,7 +99,7 @@ void xchg_ip_profile_record(xchg_ip_coll coll, MPI_Comm comm, double arrival, do
     free(all);
 }
 
-/* T(S) on MPI_COMM_WORLD (src/core/pingpong.h, median of 10); the model
+/* T(S) on MPI_COMM_WORLD (src/core/pingpong.h, fastest of 10); the model
  * 1 us + S / (1 GB/s) if it cannot be measured. */
 static double message_time(long long bytes)
 {

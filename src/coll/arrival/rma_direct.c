@@ -95,6 +95,7 @@
  * a rank announces before it waits on anyone, so no cycle of waits forms.
  */
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,6 +261,10 @@ static int init(xchg_plan *plan)
         }
     }
     st->zerocopy_ok = st->user != MPI_WIN_NULL || st->dyn != MPI_WIN_NULL;
+    if (scheme != SCHEME_COPY && !st->zerocopy_ok && st->me == 0 && getenv("XCHG_VERBOSE"))
+        fprintf(stderr, "xchg: rma_direct: this MPI creates no window over user memory "
+                        "(MPI_Win_create/MPI_Win_create_dynamic refused): zerocopy blocks "
+                        "take the copy scheme\n");
     st->slot = scheme == SCHEME_ZEROCOPY && st->zerocopy_ok ? 0
                                                             : plan->choice.value[PARAM_THRESHOLD];
     /* Rounded up to a multiple of 64 bytes: MPICH 4.0.2 (ch4:ucx) misplaces
