@@ -19,7 +19,8 @@ def load(path):
         rows = [r for r in csv.DictReader(f) if r.get("algo")]
     points = {}
     for r in rows:
-        key = (int(r["P"]), r["grid"], r["n"])
+        # virtual_nodes: a column the 16-core study adds (XCHG_VIRTUAL_NODES)
+        key = (int(r["P"]), r["grid"], r["n"], r.get("virtual_nodes") or "")
         points.setdefault(key, []).append(r)
     return points
 
@@ -31,13 +32,15 @@ def num(s):
 def tables(points):
     out = ["| P | grid | n | algo | total (us) | exchange (us) | compute (us) | vs MPI_Alltoallv | checked |",
            "|---|---|---|---|---|---|---|---|---|"]
-    for (p, grid, n), rows in sorted(points.items(), key=lambda kv: (kv[0][0], kv[0][2])):
+    for (p, grid, n, vn), rows in sorted(points.items(),
+                                         key=lambda kv: (kv[0][0], kv[0][3], kv[0][2])):
+        ranks = f"{p} (nodes of {vn})" if vn else f"{p}"
         base = next((num(r["total_s"]) for r in rows if r["algo"] == "MPI_Alltoallv"), None)
         for r in sorted(rows, key=lambda r: num(r["total_s"])):
             t, e, c = num(r["total_s"]), num(r["exchange_s"]), num(r["compute_s"])
             us = lambda x: "" if x is None else f"{x * 1e6:.1f}"
             sp = f"{base / t:.2f}x" if base and t else ""
-            out.append(f"| {p} | {grid} | {n} | {r['algo']} | {us(t)} | {us(e)} | {us(c)} | {sp} | {r['checked']} |")
+            out.append(f"| {ranks} | {grid} | {n} | {r['algo']} | {us(t)} | {us(e)} | {us(c)} | {sp} | {r['checked']} |")
     return "\n".join(out) + "\n"
 
 
@@ -45,7 +48,7 @@ def plot(points, png):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    keys = sorted(points, key=lambda k: (k[0], k[2]))
+    keys = sorted(points, key=lambda k: (k[0], k[3], k[2]))
     cols = min(2, len(keys))
     nrows = (len(keys) + cols - 1) // cols
     fig, axes = plt.subplots(nrows, cols, figsize=(7.5 * cols, 3.6 * nrows), squeeze=False)
@@ -65,8 +68,9 @@ def plot(points, png):
         ax.set_xticks(list(x))
         ax.set_xticklabels(names, rotation=60, ha="right", fontsize=7)
         ax.set_ylabel("ms per transform")
-        p, grid, n = key
-        ax.set_title(f"{n} on {p} ranks (grid {grid})", fontsize=9)
+        p, grid, n, vn = key
+        nodes = f", nodes of {vn}" if vn else ""
+        ax.set_title(f"{n} on {p} ranks (grid {grid}{nodes})", fontsize=9)
         ax.grid(axis="y", alpha=0.3)
     for ax in list(axes.flat)[len(keys):]:
         ax.axis("off")
