@@ -385,13 +385,17 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
     return MPI_SUCCESS;
 }
 
-/* The cached plan for a blocking or nonblocking call's pattern. */
+/* The cached plan for a blocking or nonblocking call's pattern: of the
+ * choice made without agreement, or else of the cost model's on the
+ * pattern's agreed inputs (agreed only when the plan is built). */
 static int pattern_plan(xchg_context *ctx, const xchg_args *args, xchg_plan **plan)
 {
     xchg_choice choice;
-    int rc = xchg_select_local(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1, &choice);
-    if (rc == MPI_SUCCESS) rc = xchg_plan_get_pattern(ctx, &choice, args, plan);
-    return rc;
+    int decided;
+    int rc = xchg_select_neighbor_local(ctx, &choice, &decided);
+    if (rc != MPI_SUCCESS) return rc;
+    return decided ? xchg_plan_get_pattern(ctx, &choice, args, plan)
+                   : xchg_plan_get_pattern_agreed(ctx, args, xchg_select_neighbor_agreed, plan);
 }
 
 int XCHG_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],

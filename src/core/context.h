@@ -79,6 +79,8 @@ typedef struct xchg_context {
     xchg_plan *plans[XCHG_MAX_PLANS];     /* cached plans (plan.h) */
     int num_pattern_plans;                /* keyed by a pattern, oldest first */
     xchg_plan *pattern_plans[XCHG_MAX_PATTERN_PLANS];
+    unsigned long pattern_agreements; /* pattern plans chosen by agreement so far
+                                         (the same count on every rank) */
 
     int is_inner;            /* an inner context (xchg_context_inner) */
 

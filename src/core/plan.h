@@ -51,6 +51,9 @@ typedef struct xchg_plan {
                                   that built it: run uses the args it is given) */
     int users;                 /* nonblocking calls in flight on a pattern plan */
     int evicted;               /* out of the cache; freed when users drops to 0 */
+    unsigned long agreement;   /* pattern plans chosen by automatic selection:
+                                  the number of the agreement that chose it (the
+                                  same on every rank); 0 for the others */
     /* Neighbourhood plans: what one run sends from this rank, counted by
      * the algorithm's init (XCHG_Neighbor_stats_get); has_stats = 0 when the
      * algorithm does not count (every block is then one direct message).
@@ -80,6 +83,25 @@ int xchg_plan_get(struct xchg_context *ctx, const xchg_choice *choice, xchg_plan
 int xchg_plan_get_pattern(struct xchg_context *ctx, const xchg_choice *choice,
                           const xchg_args *args, xchg_plan **plan);
 void xchg_plan_release(xchg_plan *plan);
+
+/* Chooses the algorithm for a pattern plan that must be built (collective:
+ * every rank calls it at the same call). */
+typedef int (*xchg_pattern_chooser)(struct xchg_context *ctx, const xchg_args *args,
+                                    xchg_choice *out);
+
+/*
+ * The same, when automatic selection chooses and the choice depends on every
+ * rank's pattern (the neighbourhood cost model's agreed inputs): the cached
+ * plan of args' pattern that the last agreement covering it chose, or a new
+ * one whose choice `choose` makes. One MPI_Allreduce (3 int64) per call
+ * makes hit or miss common, and a hit counts only if every rank found a plan
+ * of the same agreement (so of the same choice: a rank whose pattern came
+ * back may hold a plan an older agreement chose); on a miss everywhere
+ * `choose` runs (and agrees its inputs) and the plan is built. So the
+ * inputs are agreed once per new pattern, never on a hit.
+ */
+int xchg_plan_get_pattern_agreed(struct xchg_context *ctx, const xchg_args *args,
+                                 xchg_pattern_chooser choose, xchg_plan **plan);
 
 /* A plan of its own for a persistent call with arguments `fixed` (collective
  * when the algorithm's init communicates). */

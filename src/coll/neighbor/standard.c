@@ -37,6 +37,7 @@
 #include "../../core/context.h"
 #include "../../core/error.h"
 #include "../../core/plan.h"
+#include "model.h"
 
 #define NEIGHBOR_TAG 11
 
@@ -132,4 +133,5 @@ const xchg_algorithm xchg_algo_neighbor_alltoallv_standard = {
     .post = post,
     .is_flat = 1,
     .init_is_local = 1,
+    .cost = xchg_neighbor_standard_cost,
 };
