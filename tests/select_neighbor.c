@@ -110,12 +110,13 @@ static void neighbor_call(MPI_Comm graph, const pattern *p, call_kind how, const
     free(send), free(got), free(want);
 }
 
+/* The pattern's graph, weighted by the block sizes (MPI_UNWEIGHTED makes
+ * GCC warn of a read from a 0-byte region in Open MPI's mpi.h). */
 static MPI_Comm graph_of(MPI_Comm on, const pattern *p)
 {
     MPI_Comm graph;
-    CHECK_MPI(MPI_Dist_graph_create_adjacent(on, p->in, p->sources, MPI_UNWEIGHTED, p->out,
-                                             p->dests, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
-                                             &graph));
+    CHECK_MPI(MPI_Dist_graph_create_adjacent(on, p->in, p->sources, p->rc, p->out, p->dests,
+                                             p->sc, MPI_INFO_NULL, 0, &graph));
     CHECK_MPI(MPI_Comm_set_errhandler(graph, MPI_ERRORS_RETURN));
     return graph;
 }

@@ -65,7 +65,11 @@
  *      data of the source region, at most n_B - 1 messages per pair.
  * So the inter-region messages fall from one per (rank, rank) edge to one
  * per region pair, for up to three intra-region hops more. Latency:
- * alpha_inter + 2 alpha_intra + the bandwidth terms above.
+ * alpha_inter + 2 alpha_intra + the bandwidth terms above. The cost
+ * model of automatic selection (.cost, model.c) is this, on the pattern's
+ * agreed maxima with equal pairs assumed: s and r a rank's other regions
+ * or an aggregator's pairs times the ranks per pair, g ceil(R/n) messages,
+ * packing and the r copies counted; dedup costed as 0.
  *
  * Init: two small collectives on the region (an MPI_Comm_split, freed at
  * the end of init, and a sum of 4 R int64 per rank, R regions), one int per
@@ -74,7 +78,8 @@
  * own tag: the closing agreement keeps a later init's metadata out), then
  * an MPI_Allreduce that agrees on success. The blocking and nonblocking
  * calls pay it once per pattern (plan.h: cached plans keyed by the pattern,
- * one MPI_Allreduce of an int per call).
+ * one MPI_Allreduce of an int per call; of 3 int64 under automatic
+ * selection).
  *
  * Memory held by the plan: the packed bytes this rank sends out of its
  * region (s buffer), the pairs it aggregates (g send buffer) and receives
