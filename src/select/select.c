@@ -144,7 +144,8 @@ int64_t xchg_select_size_bucket(int64_t bytes)
 }
 
 /* The model's choice for `in`, remembered for the next calls whose sizes
- * fall in the same buckets. */
+ * fall in the same buckets (neighbor_alltoallv: not remembered; it searches
+ * once per plan it builds). */
 static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_choice *out)
 {
     const xchg_platform *plat;
@@ -192,6 +193,11 @@ static void report_choice(xchg_context *ctx, const xchg_select_input *in, const 
                        "xchg: %s, P=%d on %d node(s) of %d..%d, %lld B per block: %s (%s)",
                        xchg_coll_name(in->coll), in->comm_size, in->num_nodes,
                        in->min_node_size, in->max_node_size, (long long)in->bytes, name, source);
+    if (in->coll == XCHG_NEIGHBOR_ALLTOALLV && in->bytes >= 0) /* the agreed pattern */
+        len += snprintf(line + len, sizeof line - (size_t)len, "; pattern %lld,%lld,%lld,%lld,%lld",
+                        (long long)in->nbr.remote_msgs, (long long)in->nbr.local_msgs,
+                        (long long)in->nbr.remote_bytes, (long long)in->nbr.local_bytes,
+                        (long long)in->nbr.remote_nodes);
     const xchg_platform *plat;
     int total = 0;
     if (strcmp(source, "the cost model") == 0 && xchg_select_platform(&plat) == MPI_SUCCESS &&
