@@ -18,7 +18,9 @@
  * rank and match PMPI_Neighbor_alltoallv; on nodes (XCHG_VIRTUAL_NODES,
  * P >= 4, no tuning file) the cost model must choose locality for a
  * multigraph with many off-node blocks per rank and standard for a ring,
- * and XCHG_AGREE=never must give standard (the fixed rule).
+ * and XCHG_AGREE=never must give standard (the fixed rule); patterns that
+ * change on some ranks and come back must not pair plans of different
+ * builds (select_neighbor.c).
  * Prints "N passed, N failed".
  *   usage: [XCHG_VIRTUAL_NODES=K] mpirun -n P xchg-select [--calls N]
  */

@@ -129,47 +129,30 @@ static xchg_plan *pattern_use(xchg_context *ctx, int index)
     return plan;
 }
 
-int xchg_plan_get_pattern(xchg_context *ctx, const xchg_choice *choice, const xchg_args *args,
-                          xchg_plan **out)
+int xchg_plan_get_pattern(xchg_context *ctx, xchg_choice *choice, const xchg_args *args,
+                          xchg_pattern_chooser rechoose, xchg_plan **out)
 {
     int rc = MPI_SUCCESS, found = -1;
     for (int i = 0; i < ctx->num_pattern_plans && found < 0; i++)
         if (xchg_choice_equal(&ctx->pattern_plans[i]->choice, choice) &&
             same_pattern(ctx->pattern_plans[i]->pattern, args))
             found = i;
-    int hit = found >= 0;
-    if (!choice->algo->init_is_local)
-        XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &hit, 1, MPI_INT, MPI_LAND, ctx->comm));
-    if (hit) {
-        *out = pattern_use(ctx, found);
-        return MPI_SUCCESS;
+    if (choice->algo->init_is_local) { /* built alone, valid alone */
+        if (found >= 0) *out = pattern_use(ctx, found);
+        return found >= 0 ? MPI_SUCCESS : pattern_insert(ctx, choice, args, out);
     }
-    if (found >= 0) pattern_evict(ctx, found); /* another rank's pattern changed */
-    return pattern_insert(ctx, choice, args, out);
-fail:
-    return rc;
-}
-
-int xchg_plan_get_pattern_agreed(xchg_context *ctx, const xchg_args *args,
-                                 xchg_pattern_chooser choose, xchg_plan **out)
-{
-    int rc = MPI_SUCCESS, found = -1;
-    for (int i = ctx->num_pattern_plans - 1; i >= 0 && found < 0; i--) /* the newest */
-        if (ctx->pattern_plans[i]->agreement && same_pattern(ctx->pattern_plans[i]->pattern, args))
-            found = i;
-    int64_t agreement = found >= 0 ? (int64_t)ctx->pattern_plans[found]->agreement : 0;
-    int64_t v[3] = {found < 0, agreement, -agreement}; /* any miss; max and -min agreement */
+    int64_t build = found >= 0 ? (int64_t)ctx->pattern_plans[found]->build : 0;
+    int64_t v[3] = {found < 0, build, -build}; /* a miss anywhere; max and -min build */
     XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MAX, ctx->comm));
     if (v[0] == 0 && v[1] == -v[2]) {
         *out = pattern_use(ctx, found);
         return MPI_SUCCESS;
     }
-    if (found >= 0) pattern_evict(ctx, found); /* chosen for other patterns elsewhere */
-    unsigned long number = ++ctx->pattern_agreements; /* counted on failure too: stays common */
-    xchg_choice choice;
-    XCHG_CHECK(choose(ctx, args, &choice));
-    XCHG_CHECK(pattern_insert(ctx, &choice, args, out));
-    (*out)->agreement = number;
+    if (found >= 0) pattern_evict(ctx, found); /* another rank's pattern changed */
+    unsigned long number = ++ctx->pattern_builds; /* counted on failure too: stays common */
+    if (rechoose) XCHG_CHECK(rechoose(ctx, args, choice));
+    XCHG_CHECK(pattern_insert(ctx, choice, args, out));
+    (*out)->build = number;
 fail:
     return rc;
 }

@@ -2,9 +2,9 @@
  * The neighbourhood alltoallv's selection inputs (xchg_neighbor_input,
  * inputs.h): each rank counts its own pattern against the context's
  * topology, then one MPI_Allreduce(MAX) of five int64 makes them common.
- * Called where a choice depends on them and only there: a persistent init,
- * and a blocking or nonblocking call that builds a new pattern plan
- * (plan.h, xchg_plan_get_pattern_agreed).
+ * Called where a choice depends on them and only there (select.c): a
+ * persistent init, blocking and nonblocking calls on XCHG_AGREE's schedule,
+ * and where every rank builds a pattern plan together (plan.h).
  */
 #include "neighbor_inputs.h"
 

@@ -27,12 +27,14 @@
  *
  * neighbor_alltoallv's inputs (the busiest rank's on- and off-node messages
  * and bytes, and other nodes: neighbor_inputs.c) are agreed by one
- * MPI_Allreduce(MAX) of five int64 where a plan is built: at a persistent
- * init, and for blocking and nonblocking calls when their pattern plan is
- * built (xchg_plan_get_pattern_agreed: a new pattern on some rank), never
- * on a cache hit. Not at all when an override, XCHG_NEIGHBOR_ALLTOALLV or a
- * tuning rule without `bytes` decides, nor for blocking calls under
- * XCHG_AGREE=never (the fixed rule, standard, then decides).
+ * MPI_Allreduce(MAX) of five int64: at a persistent init; for blocking and
+ * nonblocking calls on the same schedule as alltoallv's (XCHG_AGREE;
+ * the calls between reuse the last choice, so a `standard` call still
+ * sends nothing but its messages), and besides whenever every rank builds a
+ * plan together (locality's, after a pattern changed somewhere: plan.h,
+ * xchg_plan_get_pattern's `rechoose`). Not at all when an override,
+ * XCHG_NEIGHBOR_ALLTOALLV or a tuning rule without `bytes` decides, nor for
+ * blocking calls under XCHG_AGREE=never (the fixed rule, standard).
  */
 #include "select.h"
 
@@ -314,21 +316,37 @@ static int neighbor_unagreed(xchg_context *ctx, int persistent, xchg_choice *out
     return *decided ? automatic_choice(ctx, &in, out, &source) : rc;
 }
 
-int xchg_select_neighbor_local(xchg_context *ctx, xchg_choice *out, int *decided)
-{
-    const char *source;
-    int rc = explicit_choice(ctx, XCHG_NEIGHBOR_ALLTOALLV, out, &source);
-    *decided = 1;
-    if (rc != MPI_SUCCESS || source) return rc;
-    return neighbor_unagreed(ctx, 0, out, decided);
-}
-
 int xchg_select_neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_choice *out)
 {
     xchg_select_input in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
+    xchg_select_memory *m = &ctx->selection[XCHG_NEIGHBOR_ALLTOALLV];
     const char *source;
     int rc = xchg_neighbor_input_agree(ctx, args, &in);
-    return rc == MPI_SUCCESS ? automatic_choice(ctx, &in, out, &source) : rc;
+    if (rc == MPI_SUCCESS) rc = automatic_choice(ctx, &in, out, &source);
+    if (rc != MPI_SUCCESS) return rc;
+    m->agreed_choice = *out;
+    m->has_agreed_choice = 1;
+    return MPI_SUCCESS;
+}
+
+int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
+                              int *automatic)
+{
+    const char *source;
+    int rc = explicit_choice(ctx, XCHG_NEIGHBOR_ALLTOALLV, out, &source);
+    int decided = 1;
+    *automatic = 0;
+    if (rc == MPI_SUCCESS && !source) rc = neighbor_unagreed(ctx, 0, out, &decided);
+    if (rc != MPI_SUCCESS || decided) return rc;
+    xchg_select_memory *m = &ctx->selection[XCHG_NEIGHBOR_ALLTOALLV];
+    agree_mode mode;
+    if ((rc = agree_mode_of_env(&mode)) != MPI_SUCCESS) return rc;
+    unsigned long n = m->calls++;
+    *automatic = 1;
+    if (mode == AGREE_ALWAYS || sampled_agrees_at(n) || !m->has_agreed_choice)
+        return xchg_select_neighbor_agreed(ctx, args, out);
+    *out = m->agreed_choice;
+    return MPI_SUCCESS;
 }
 
 int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, xchg_choice *out)

@@ -78,8 +78,7 @@
  * own tag: the closing agreement keeps a later init's metadata out), then
  * an MPI_Allreduce that agrees on success. The blocking and nonblocking
  * calls pay it once per pattern (plan.h: cached plans keyed by the pattern,
- * one MPI_Allreduce of an int per call; of 3 int64 under automatic
- * selection).
+ * one MPI_Allreduce of 3 int64 per call).
  *
  * Memory held by the plan: the packed bytes this rank sends out of its
  * region (s buffer), the pairs it aggregates (g send buffer) and receives
