@@ -99,7 +99,8 @@ int XCHG_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
  * the datatypes, as in MPI; MPI_IN_PLACE is not allowed. The request is an
  * XCHG_Request like the others. Selection: info key "xchg_algorithm",
  * XCHG_Comm_set_algorithm(comm, "neighbor_alltoallv", ...), the environment
- * XCHG_NEIGHBOR_ALLTOALLV, then the default ("standard").
+ * XCHG_NEIGHBOR_ALLTOALLV, a tuning file's rule, then the cost model (standard
+ * or locality, from the pattern agreed by one MPI_Allreduce at init).
  * Errors: MPI_ERR_TOPOLOGY when comm has no distributed graph.
  */
 int XCHG_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],

@@ -385,13 +385,17 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
     return MPI_SUCCESS;
 }
 
-/* The cached plan for a blocking or nonblocking call's pattern. */
+/* The cached plan for a blocking or nonblocking call's pattern. Under
+ * automatic selection a plan that every rank builds together (a pattern
+ * changed somewhere) is where the choice is agreed again. */
 static int pattern_plan(xchg_context *ctx, const xchg_args *args, xchg_plan **plan)
 {
     xchg_choice choice;
-    int rc = xchg_select_local(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1, &choice);
-    if (rc == MPI_SUCCESS) rc = xchg_plan_get_pattern(ctx, &choice, args, plan);
-    return rc;
+    int automatic;
+    int rc = xchg_select_neighbor_call(ctx, args, &choice, &automatic);
+    if (rc != MPI_SUCCESS) return rc;
+    return xchg_plan_get_pattern(ctx, &choice, args,
+                                 automatic ? xchg_select_neighbor_agreed : NULL, plan);
 }
 
 int XCHG_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],

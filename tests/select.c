@@ -11,6 +11,16 @@
  * alltoallv plans, MPI_IN_PLACE and a strided derived datatype too. All of
  * it on MPI_COMM_WORLD and on MPI_COMM_SELF (P = 1). Then XCHG_AGREE=bogus
  * must fail with MPI_ERR_ARG and leave the receive buffer untouched.
+ * The neighbourhood alltoallv (no XCHG_NEIGHBOR_ALLTOALLV): on graphs whose
+ * degree and block sizes differ between ranks (so each rank's own inputs
+ * would choose differently), blocking (a new pattern, then the cached plan),
+ * nonblocking and persistent calls must choose the same algorithm on every
+ * rank and match PMPI_Neighbor_alltoallv; on nodes (XCHG_VIRTUAL_NODES,
+ * P >= 4, no tuning file) the cost model must choose locality for a
+ * multigraph with many off-node blocks per rank and standard for a ring,
+ * and XCHG_AGREE=never must give standard (the fixed rule); patterns that
+ * change on some ranks and come back must not pair plans of different
+ * builds (select_neighbor.c).
  * Prints "N passed, N failed".
  *   usage: [XCHG_VIRTUAL_NODES=K] mpirun -n P xchg-select [--calls N]
  */
@@ -20,26 +30,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "select.h"
 #include "xchg.h"
 
-#define NAME_LEN 256
-
-/* The test's own MPI calls: a failure ends the run (it is not what is tested). */
-#define CHECK_MPI(call)                                                              \
-    do {                                                                             \
-        int check_rc_ = (call);                                                      \
-        if (check_rc_ != MPI_SUCCESS) {                                              \
-            fprintf(stderr, "FAIL select: %s returned %d\n", #call, check_rc_);      \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                            \
-        }                                                                            \
-    } while (0)
-
-static int passed, failed, world_rank;
+static int passed, failed;
+int world_rank;
 static MPI_Comm comm; /* the communicator under test */
 static int rank, size; /* in comm */
 
-/* Every rank of MPI_COMM_WORLD checks (they all run the same cases). */
-static void check(int ok, const char *what, const char *detail)
+void check(int ok, const char *what, const char *detail)
 {
     int all_ok;
     CHECK_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
@@ -51,18 +50,25 @@ static void check(int ok, const char *what, const char *detail)
     }
 }
 
-/* The algorithm the last call of `coll` used, the same on every rank of comm. */
-static void check_same_choice(const char *coll, const char *what)
+void check_same_choice_on(MPI_Comm on, const char *coll, const char *what, char *chosen)
 {
-    char mine[NAME_LEN] = {0}, *all = malloc((size_t)size * NAME_LEN);
-    XCHG_Comm_get_algorithm(comm, coll, 1, 0, mine, NAME_LEN);
-    CHECK_MPI(MPI_Allgather(mine, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, comm));
+    int n;
+    CHECK_MPI(MPI_Comm_size(on, &n));
+    char mine[NAME_LEN] = {0}, *all = malloc((size_t)n * NAME_LEN);
+    XCHG_Comm_get_algorithm(on, coll, 1, 0, mine, NAME_LEN);
+    CHECK_MPI(MPI_Allgather(mine, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, on));
     int same = mine[0] != '\0';
-    for (int r = 0; r < size; r++) same &= strcmp(all + (size_t)r * NAME_LEN, mine) == 0;
+    for (int r = 0; r < n; r++) same &= strcmp(all + (size_t)r * NAME_LEN, mine) == 0;
     char detail[2 * NAME_LEN + 64];
     snprintf(detail, sizeof detail, "%s chose %s, rank 0 %s", coll, mine, all);
     check(same, what, detail);
+    if (chosen) memcpy(chosen, mine, NAME_LEN);
     free(all);
+}
+
+static void check_same_choice(const char *coll, const char *what)
+{
+    check_same_choice_on(comm, coll, what, NULL);
 }
 
 /* Block sizes (elements) of call `call` at scale `unit`: rank-dependent,
@@ -209,6 +215,7 @@ static void run_suite(MPI_Comm on, const char *name, int calls)
         uniform_case("allgather", units[u], what);
     }
     bad_agree_mode();
+    neighbor_suite(comm, name);
 }
 
 int main(int argc, char **argv)
@@ -219,6 +226,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (strncmp(argv[i], "--calls=", 8) == 0) calls = atoi(argv[i] + 8);
     unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
+    unsetenv("XCHG_NEIGHBOR_ALLTOALLV");
 
     run_suite(MPI_COMM_WORLD, "world", calls);
     run_suite(MPI_COMM_SELF, "self (P=1)", calls / 4 + 1);

@@ -18,6 +18,12 @@
  *   xchg-info --select alltoallv --bytes 64 --ranks 1024 --ppn 16 [--peers 8]
  *                                the model alone for any machine (one
  *                                process), --peers for a sparse alltoallv
+ *   xchg-info --select neighbor_alltoallv --ranks 256 --ppn 16
+ *             --pattern RM,LM,RB,LB,D
+ *                                the same for a neighbourhood pattern given
+ *                                by its agreed inputs (src/select/inputs.h,
+ *                                each the largest over ranks): off-node and
+ *                                on-node messages, their bytes, other nodes
  * Run it under mpirun to see a real or virtual (XCHG_VIRTUAL_NODES) layout;
  * only rank 0 prints.
  */
@@ -30,6 +36,7 @@
 #include "core/context.h"
 #include "core/registry.h"
 #include "select/model.h"
+#include "select/neighbor_inputs.h"
 #include "select/select.h"
 #include "select/tuning.h"
 #include "xchg.h"
@@ -233,9 +240,17 @@ static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, i
  * ceil(P/Q) nodes of Q ranks (the last one may be smaller) that need not be
  * this one; no communicator, so no override, environment or tuning file. */
 static int explain_model(const char *collective, long long bytes, int ranks, int ppn, int peers,
-                         int top, char **predict, int npredict)
+                         const char *pattern, int top, char **predict, int npredict)
 {
     xchg_coll coll;
+    long long nbr[5];
+    int is_nbr = collective && strcmp(collective, "neighbor_alltoallv") == 0;
+    if (is_nbr && (!pattern || sscanf(pattern, "%lld,%lld,%lld,%lld,%lld", &nbr[0], &nbr[1],
+                                      &nbr[2], &nbr[3], &nbr[4]) != 5)) {
+        fprintf(stderr, "xchg-info: neighbor_alltoallv needs --pattern RM,LM,RB,LB,D\n");
+        return 2;
+    }
+    if (is_nbr) bytes = 0; /* from the pattern, below */
     if (ranks < 1 || ppn < 1 || bytes < 0 || xchg_coll_from_name(collective, &coll)) {
         fprintf(stderr, "xchg-info: --ranks, --ppn and --bytes must be positive, --select "
                         "a collective\n");
@@ -249,6 +264,11 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
                             .bytes = xchg_select_size_bucket(bytes),
                             .max_block_bytes = xchg_select_size_bucket(bytes),
                             .max_peers = peers > 0 && peers < ranks ? peers : ranks - 1};
+    if (is_nbr) {
+        in.nbr = (xchg_neighbor_input){nbr[0], nbr[1], nbr[2], nbr[3], nbr[4]};
+        xchg_neighbor_input_summarize(&in);
+        bytes = in.bytes;
+    }
     xchg_choice best;
     const xchg_platform *plat;
     if (xchg_select_platform(&plat) != MPI_SUCCESS ||
@@ -290,13 +310,16 @@ static void usage(FILE *out)
                  "    (default 10) cheapest candidates; with --ranks P --ppn Q the model's\n"
                  "    choice for P ranks on nodes of Q (any P; one process is enough), and\n"
                  "    with --predict SEL (repeatable) the model's time of SEL there, and\n"
-                 "    --peers K for a sparse alltoallv (K non-empty blocks per rank)\n");
+                 "    --peers K for a sparse alltoallv (K non-empty blocks per rank);\n"
+                 "    neighbor_alltoallv takes --pattern RM,LM,RB,LB,D instead of --bytes:\n"
+                 "    the busiest rank's off-node and on-node messages, their bytes, and\n"
+                 "    the other nodes it exchanges with\n");
 }
 
 int main(int argc, char **argv)
 {
     enum { OPT_ALGOS = 256, OPT_MARKDOWN, OPT_TOPOLOGY, OPT_SELECT, OPT_BYTES, OPT_TOP, OPT_RANKS,
-           OPT_PPN, OPT_PREDICT, OPT_PEERS };
+           OPT_PPN, OPT_PREDICT, OPT_PEERS, OPT_PATTERN };
     static const struct option longs[] = {{"algorithms", no_argument, 0, OPT_ALGOS},
                                           {"markdown", no_argument, 0, OPT_MARKDOWN},
                                           {"topology", no_argument, 0, OPT_TOPOLOGY},
@@ -307,10 +330,11 @@ int main(int argc, char **argv)
                                           {"ppn", required_argument, 0, OPT_PPN},
                                           {"predict", required_argument, 0, OPT_PREDICT},
                                           {"peers", required_argument, 0, OPT_PEERS},
+                                          {"pattern", required_argument, 0, OPT_PATTERN},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     int rank, what = 0, c, exit_code = 0;
-    const char *select = NULL;
+    const char *select = NULL, *pattern = NULL;
     long long bytes = -1;
     int top = 10, ranks = 0, ppn = 0, peers = 0, npredict = 0;
     char *predict[64];
@@ -324,6 +348,7 @@ int main(int argc, char **argv)
         else if (c == OPT_RANKS) ranks = atoi(optarg);
         else if (c == OPT_PPN) ppn = atoi(optarg);
         else if (c == OPT_PEERS) peers = atoi(optarg);
+        else if (c == OPT_PATTERN) pattern = optarg;
         else if (c == OPT_PREDICT && npredict < 64) predict[npredict++] = optarg;
         else if (c == OPT_ALGOS || c == OPT_MARKDOWN || c == OPT_TOPOLOGY) what = c;
         else {
@@ -335,7 +360,8 @@ int main(int argc, char **argv)
     MPI_Comm comm = MPI_COMM_WORLD;
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     if (what == OPT_SELECT && (ranks || ppn)) {
-        if (rank == 0) exit_code = explain_model(select, bytes, ranks, ppn, peers, top, predict, npredict);
+        if (rank == 0) exit_code = explain_model(select, bytes, ranks, ppn, peers, pattern, top, predict,
+                                               npredict);
     } else if (what == OPT_SELECT) {
         exit_code = explain_selection(comm, select, bytes, top);
     } else if (what == OPT_ALGOS || what == OPT_MARKDOWN) {

@@ -43,6 +43,8 @@ typedef struct xchg_select_memory {
     xchg_choice memo_choice[XCHG_SELECT_MEMO];
     unsigned long calls;                   /* blocking calls that selected */
     xchg_select_input agreed;              /* alltoallv: the last agreement */
+    int has_agreed_choice;                 /* neighbor_alltoallv: the choice of the */
+    xchg_choice agreed_choice;             /* last agreement, for the calls between */
     int has_reported;                      /* XCHG_VERBOSE: the last choice printed */
     xchg_choice reported;
 } xchg_select_memory;
@@ -79,6 +81,8 @@ typedef struct xchg_context {
     xchg_plan *plans[XCHG_MAX_PLANS];     /* cached plans (plan.h) */
     int num_pattern_plans;                /* keyed by a pattern, oldest first */
     xchg_plan *pattern_plans[XCHG_MAX_PATTERN_PLANS];
+    unsigned long pattern_builds; /* pattern plans built together by every rank
+                                     (init communicates), the same count everywhere */
 
     int is_inner;            /* an inner context (xchg_context_inner) */
 

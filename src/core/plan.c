@@ -96,26 +96,14 @@ static void pattern_evict(xchg_context *ctx, int index)
     if (plan->users == 0) xchg_plan_free(plan);
 }
 
-int xchg_plan_get_pattern(xchg_context *ctx, const xchg_choice *choice, const xchg_args *args,
+/* Build the plan of `choice` for args' pattern and cache it (the oldest
+ * goes when the cache is full). */
+static int pattern_insert(xchg_context *ctx, const xchg_choice *choice, const xchg_args *args,
                           xchg_plan **out)
 {
-    int rc = MPI_SUCCESS, found = -1;
+    int rc;
     xchg_plan *plan = NULL;
     xchg_args *pattern = NULL;
-    for (int i = 0; i < ctx->num_pattern_plans && found < 0; i++)
-        if (xchg_choice_equal(&ctx->pattern_plans[i]->choice, choice) &&
-            same_pattern(ctx->pattern_plans[i]->pattern, args))
-            found = i;
-    int hit = found >= 0;
-    if (!choice->algo->init_is_local)
-        XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &hit, 1, MPI_INT, MPI_LAND, ctx->comm));
-    if (hit) {
-        plan = ctx->pattern_plans[found];
-        plan->users++;
-        *out = plan;
-        return MPI_SUCCESS;
-    }
-    if (found >= 0) pattern_evict(ctx, found); /* another rank's pattern changed */
     XCHG_ALLOC(pattern, sizeof *pattern);
     XCHG_CHECK(xchg_args_copy(pattern, args));
     XCHG_CHECK(xchg_plan_create(ctx, choice, pattern, &plan));
@@ -126,10 +114,46 @@ int xchg_plan_get_pattern(xchg_context *ctx, const xchg_choice *choice, const xc
     *out = plan;
     return MPI_SUCCESS;
 fail:
-    if (pattern && !plan) {
+    if (pattern) {
         xchg_args_free(pattern);
         free(pattern);
     }
+    return rc;
+}
+
+/* A hit: one more user of the cached plan at `index`. */
+static xchg_plan *pattern_use(xchg_context *ctx, int index)
+{
+    xchg_plan *plan = ctx->pattern_plans[index];
+    plan->users++;
+    return plan;
+}
+
+int xchg_plan_get_pattern(xchg_context *ctx, xchg_choice *choice, const xchg_args *args,
+                          xchg_pattern_chooser rechoose, xchg_plan **out)
+{
+    int rc = MPI_SUCCESS, found = -1;
+    for (int i = 0; i < ctx->num_pattern_plans && found < 0; i++)
+        if (xchg_choice_equal(&ctx->pattern_plans[i]->choice, choice) &&
+            same_pattern(ctx->pattern_plans[i]->pattern, args))
+            found = i;
+    if (choice->algo->init_is_local) { /* built alone, valid alone */
+        if (found >= 0) *out = pattern_use(ctx, found);
+        return found >= 0 ? MPI_SUCCESS : pattern_insert(ctx, choice, args, out);
+    }
+    int64_t build = found >= 0 ? (int64_t)ctx->pattern_plans[found]->build : 0;
+    int64_t v[3] = {found < 0, build, -build}; /* a miss anywhere; max and -min build */
+    XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MAX, ctx->comm));
+    if (v[0] == 0 && v[1] == -v[2]) {
+        *out = pattern_use(ctx, found);
+        return MPI_SUCCESS;
+    }
+    if (found >= 0) pattern_evict(ctx, found); /* another rank's pattern changed */
+    unsigned long number = ++ctx->pattern_builds; /* counted on failure too: stays common */
+    if (rechoose) XCHG_CHECK(rechoose(ctx, args, choice));
+    XCHG_CHECK(pattern_insert(ctx, choice, args, out));
+    (*out)->build = number;
+fail:
     return rc;
 }
 

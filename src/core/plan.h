@@ -51,6 +51,8 @@ typedef struct xchg_plan {
                                   that built it: run uses the args it is given) */
     int users;                 /* nonblocking calls in flight on a pattern plan */
     int evicted;               /* out of the cache; freed when users drops to 0 */
+    unsigned long build;       /* pattern plans whose init communicates: which
+                                  collective build made it (ctx->pattern_builds) */
     /* Neighbourhood plans: what one run sends from this rank, counted by
      * the algorithm's init (XCHG_Neighbor_stats_get); has_stats = 0 when the
      * algorithm does not count (every block is then one direct message).
@@ -63,23 +65,35 @@ typedef struct xchg_plan {
 /* The cached plan for `choice` on ctx (collective when it must be built). */
 int xchg_plan_get(struct xchg_context *ctx, const xchg_choice *choice, xchg_plan **plan);
 
+/* Chooses the algorithm again where a pattern plan must be built by every
+ * rank (collective: every rank calls it at the same call). */
+typedef int (*xchg_pattern_chooser)(struct xchg_context *ctx, const xchg_args *args,
+                                    xchg_choice *out);
+
 /*
- * The cached plan for `choice` and the pattern of `args` (a neighbourhood
- * call's lists, counts, displacements and datatypes; not its buffers), built
- * with a copy of args fixed on a miss. Blocking and nonblocking neighbourhood
- * calls use it, so a pattern repeated every iteration pays the algorithm's
- * init once.
+ * The cached plan for `*choice` (the same on every rank) and the pattern of
+ * `args` (a neighbourhood call's lists, counts, displacements and datatypes;
+ * not its buffers), built with a copy of args fixed on a miss. Blocking and
+ * nonblocking neighbourhood calls use it, so a pattern repeated every
+ * iteration pays the algorithm's init once.
  * The key differs from rank to rank, so ranks could disagree on a hit. When
- * the algorithm's init communicates (init_is_local unset), one
- * MPI_Allreduce on ctx->comm makes the decision common: a miss anywhere
- * rebuilds everywhere. Eviction is first in, first out (the oldest plan is
- * the same on every rank, since every rank builds at the same calls); an
+ * the algorithm's init communicates (init_is_local unset), a plan is valid
+ * only together with the plans the other ranks built at the same call (its
+ * init exchanged their metadata), so one MPI_Allreduce on ctx->comm (3
+ * int64: a miss anywhere, the largest and smallest build number of the
+ * plans found) makes a hit count only when every rank found a plan of the
+ * same build; otherwise every rank builds: then `rechoose`, when not NULL,
+ * chooses again first (automatic selection: a new pattern is where its
+ * agreed inputs are refreshed) and may change *choice. A rank whose
+ * pattern came back after a change would otherwise pair a plan of an older
+ * build with the others' newer ones. Eviction is first in, first out; an
  * evicted plan that a nonblocking call still uses is freed when that call
  * releases it. Every successful get is paired with xchg_plan_release.
  */
-int xchg_plan_get_pattern(struct xchg_context *ctx, const xchg_choice *choice,
-                          const xchg_args *args, xchg_plan **plan);
+int xchg_plan_get_pattern(struct xchg_context *ctx, xchg_choice *choice, const xchg_args *args,
+                          xchg_pattern_chooser rechoose, xchg_plan **plan);
 void xchg_plan_release(xchg_plan *plan);
+
 
 /* A plan of its own for a persistent call with arguments `fixed` (collective
  * when the algorithm's init communicates). */

@@ -9,6 +9,25 @@
 #include <stdint.h>
 #include "xchg.h"
 
+/* neighbor_alltoallv: what the cost models of standard and locality need
+ * (src/coll/neighbor/model.c), each the largest over the ranks (one
+ * MPI_Allreduce(MAX) agrees them: src/select/neighbor_inputs.c). Per rank,
+ * the larger of what it sends and what it receives; self messages and
+ * empty blocks are not counted (neither algorithm sends them). Messages
+ * and bytes split by node: standard sends every block as one message, so
+ * its time is the busiest rank's message count and bytes; locality keeps
+ * the on-node blocks direct and aggregates the off-node ones per pair of
+ * nodes, so it needs the off-node part and the number of other nodes a rank
+ * exchanges with (its s and r messages, and with the node size the node
+ * pairs). Maxima and not per-node sums, so that one reduction of one
+ * operation suffices; a node's off-node bytes are costed as ppn times the
+ * busiest rank's (an upper bound, the same for both algorithms). */
+typedef struct xchg_neighbor_input {
+    int64_t remote_msgs, local_msgs;   /* non-empty blocks to/from other nodes, own node */
+    int64_t remote_bytes, local_bytes; /* their bytes */
+    int64_t remote_nodes;              /* other nodes it sends to or receives from */
+} xchg_neighbor_input;
+
 typedef struct xchg_select_input {
     xchg_coll coll;
     int comm_size;          /* P */
@@ -24,6 +43,8 @@ typedef struct xchg_select_input {
     int max_peers;          /* alltoallv: the most ranks that one rank sends
                                non-empty blocks to or receives them from, when
                                agreed (sparse exchanges); otherwise P-1 */
+    xchg_neighbor_input nbr; /* neighbor_alltoallv, when agreed (then bytes is the
+                                mean non-empty block, >= 0; -1 without agreement) */
 } xchg_select_input;
 
 /* Platform constants of the cost model (model.h): seconds and seconds per

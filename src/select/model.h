@@ -46,6 +46,8 @@ typedef struct xchg_cost_case {
     double peers;            /* ranks one rank exchanges non-empty blocks with:
                                 P-1, fewer for a sparse alltoallv (the direct
                                 algorithms send no empty message) */
+    const xchg_neighbor_input *nbr; /* neighbor_alltoallv: the agreed pattern
+                                       (inputs.h); NULL for the other collectives */
     xchg_cost_terms *terms;  /* where phases add their terms, or NULL */
 } xchg_cost_case;
 

@@ -24,6 +24,17 @@
  *   always             at every call;
  *   never              never: alltoallv then uses the fixed rule.
  * No agreement at all when an override or XCHG_ALLTOALLV decides.
+ *
+ * neighbor_alltoallv's inputs (the busiest rank's on- and off-node messages
+ * and bytes, and other nodes: neighbor_inputs.c) are agreed by one
+ * MPI_Allreduce(MAX) of five int64: at a persistent init; for blocking and
+ * nonblocking calls on the same schedule as alltoallv's (XCHG_AGREE;
+ * the calls between reuse the last choice, so a `standard` call still
+ * sends nothing but its messages), and besides whenever every rank builds a
+ * plan together (locality's, after a pattern changed somewhere: plan.h,
+ * xchg_plan_get_pattern's `rechoose`). Not at all when an override,
+ * XCHG_NEIGHBOR_ALLTOALLV or a tuning rule without `bytes` decides, nor for
+ * blocking calls under XCHG_AGREE=never (the fixed rule, standard).
  */
 #include "select.h"
 
@@ -33,6 +44,7 @@
 
 #include "../core/error.h"
 #include "model.h"
+#include "neighbor_inputs.h"
 #include "tuning.h"
 #include "xchg.h"
 
@@ -40,11 +52,12 @@ static const char *const env_names[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLT
                                                      "XCHG_ALLGATHER",
                                                      "XCHG_NEIGHBOR_ALLTOALLV"};
 
-/* The rule when the model has no inputs (alltoallv without an agreement)
- * or no algorithms (the neighbourhood collective). Measured basis
+/* The rule when the model has no inputs (alltoallv, neighbor_alltoallv
+ * without an agreement). Measured basis
  * (docs/results/foundation-*-8ranks.md, docs/results/sim/): scattered is
  * within a few percent of the best flat algorithm on shared memory and the
- * best flat one at 64-256 simulated ranks. */
+ * best flat one at 64-256 simulated ranks; standard is MPI's own schedule
+ * (docs/results/neighbor-scaling/). */
 static const char *fixed_rule(xchg_coll coll)
 {
     return coll == XCHG_NEIGHBOR_ALLTOALLV ? "standard" : "scattered";
@@ -133,9 +146,15 @@ int64_t xchg_select_size_bucket(int64_t bytes)
 }
 
 /* The model's choice for `in`, remembered for the next calls whose sizes
- * fall in the same buckets. */
+ * fall in the same buckets (neighbor_alltoallv: not remembered; it searches
+ * once per plan it builds). */
 static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_choice *out)
 {
+    const xchg_platform *plat;
+    int rc = xchg_select_platform(&plat);
+    if (rc == MPI_SUCCESS && exact->coll == XCHG_NEIGHBOR_ALLTOALLV) /* once per plan: no memo */
+        return xchg_model_choose(ctx, exact, plat, out);
+    if (rc != MPI_SUCCESS) return rc;
     xchg_select_input in = *exact;
     in.bytes = xchg_select_size_bucket(in.bytes);
     in.max_block_bytes = xchg_select_size_bucket(in.max_block_bytes);
@@ -146,9 +165,7 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_
             *out = m->memo_choice[i];
             return MPI_SUCCESS;
         }
-    const xchg_platform *plat;
-    int rc = xchg_select_platform(&plat);
-    if (rc == MPI_SUCCESS) rc = xchg_model_choose(ctx, &in, plat, out);
+    rc = xchg_model_choose(ctx, &in, plat, out);
     if (rc != MPI_SUCCESS) return rc;
     int slot = m->count < XCHG_SELECT_MEMO ? m->count++ : m->next;
     m->next = (slot + 1) % XCHG_SELECT_MEMO;
@@ -178,6 +195,11 @@ static void report_choice(xchg_context *ctx, const xchg_select_input *in, const 
                        "xchg: %s, P=%d on %d node(s) of %d..%d, %lld B per block: %s (%s)",
                        xchg_coll_name(in->coll), in->comm_size, in->num_nodes,
                        in->min_node_size, in->max_node_size, (long long)in->bytes, name, source);
+    if (in->coll == XCHG_NEIGHBOR_ALLTOALLV && in->bytes >= 0) /* the agreed pattern */
+        len += snprintf(line + len, sizeof line - (size_t)len, "; pattern %lld,%lld,%lld,%lld,%lld",
+                        (long long)in->nbr.remote_msgs, (long long)in->nbr.local_msgs,
+                        (long long)in->nbr.remote_bytes, (long long)in->nbr.local_bytes,
+                        (long long)in->nbr.remote_nodes);
     const xchg_platform *plat;
     int total = 0;
     if (strcmp(source, "the cost model") == 0 && xchg_select_platform(&plat) == MPI_SUCCESS &&
@@ -204,7 +226,7 @@ static int automatic_choice(xchg_context *ctx, const xchg_select_input *in, xchg
     if (tuned) { /* validated when the file was read; fitted to ctx here */
         *source = "a rule of the tuning file";
         rc = parse_memoized(ctx, in->coll, tuned, &ctx->tuned_selection[in->coll], out);
-    } else if (in->bytes < 0 || in->coll == XCHG_NEIGHBOR_ALLTOALLV) {
+    } else if (in->bytes < 0) {
         *source = "the fixed rule";
         rc = parse_memoized(ctx, in->coll, fixed_rule(in->coll), &ctx->rule_selection[in->coll],
                             out);
@@ -280,11 +302,63 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
     return MPI_SUCCESS;
 }
 
+/* neighbor_alltoallv: *decided = 1 and the choice when no agreement is
+ * needed: a tuning rule that matches without sizes, or a blocking call under
+ * XCHG_AGREE=never (the fixed rule). */
+static int neighbor_unagreed(xchg_context *ctx, int persistent, xchg_choice *out, int *decided)
+{
+    xchg_select_input in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
+    const char *tuned, *source;
+    agree_mode mode;
+    int rc = agree_mode_of_env(&mode);
+    if (rc == MPI_SUCCESS) rc = xchg_tuning_lookup(&in, &tuned);
+    *decided = rc == MPI_SUCCESS && (tuned || (!persistent && mode == AGREE_NEVER));
+    return *decided ? automatic_choice(ctx, &in, out, &source) : rc;
+}
+
+int xchg_select_neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_choice *out)
+{
+    xchg_select_input in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
+    xchg_select_memory *m = &ctx->selection[XCHG_NEIGHBOR_ALLTOALLV];
+    const char *source;
+    int rc = xchg_neighbor_input_agree(ctx, args, &in);
+    if (rc == MPI_SUCCESS) rc = automatic_choice(ctx, &in, out, &source);
+    if (rc != MPI_SUCCESS) return rc;
+    m->agreed_choice = *out;
+    m->has_agreed_choice = 1;
+    return MPI_SUCCESS;
+}
+
+int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
+                              int *automatic)
+{
+    const char *source;
+    int rc = explicit_choice(ctx, XCHG_NEIGHBOR_ALLTOALLV, out, &source);
+    int decided = 1;
+    *automatic = 0;
+    if (rc == MPI_SUCCESS && !source) rc = neighbor_unagreed(ctx, 0, out, &decided);
+    if (rc != MPI_SUCCESS || decided) return rc;
+    xchg_select_memory *m = &ctx->selection[XCHG_NEIGHBOR_ALLTOALLV];
+    agree_mode mode;
+    if ((rc = agree_mode_of_env(&mode)) != MPI_SUCCESS) return rc;
+    unsigned long n = m->calls++;
+    *automatic = 1;
+    if (mode == AGREE_ALWAYS || sampled_agrees_at(n) || !m->has_agreed_choice)
+        return xchg_select_neighbor_agreed(ctx, args, out);
+    *out = m->agreed_choice;
+    return MPI_SUCCESS;
+}
+
 int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, xchg_choice *out)
 {
     const char *source;
     int rc = explicit_choice(ctx, args->coll, out, &source);
     if (rc != MPI_SUCCESS || source) return rc;
+    if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {
+        int decided;
+        rc = neighbor_unagreed(ctx, persistent, out, &decided);
+        return rc != MPI_SUCCESS || decided ? rc : xchg_select_neighbor_agreed(ctx, args, out);
+    }
     xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
     if (args->coll == XCHG_ALLTOALLV) {
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];

@@ -17,6 +17,20 @@
  * them. Collective where it agrees: every rank makes the same call. */
 int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, xchg_choice *out);
 
+/* neighbor_alltoallv, blocking and nonblocking calls: the choice of an
+ * override, XCHG_NEIGHBOR_ALLTOALLV, a tuning rule or (XCHG_AGREE=never)
+ * the fixed rule, with *automatic = 0; otherwise the cost model's, agreed
+ * on `args` on the schedule of XCHG_AGREE (collective then: one
+ * MPI_Allreduce) and between those calls the last agreed one, with
+ * *automatic = 1. */
+int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
+                              int *automatic);
+
+/* neighbor_alltoallv: the cost model's choice on every rank's pattern
+ * `args` (its inputs agreed by one MPI_Allreduce on ctx->comm; collective),
+ * remembered for the blocking calls that follow. */
+int xchg_select_neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_choice *out);
+
 /* The choice for `coll` with blocks of `bytes` bytes (alltoallv: the mean
  * block; -1: unknown). Local: no messages. */
 int xchg_select_local(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out);

@@ -65,7 +65,11 @@
  *      data of the source region, at most n_B - 1 messages per pair.
  * So the inter-region messages fall from one per (rank, rank) edge to one
  * per region pair, for up to three intra-region hops more. Latency:
- * alpha_inter + 2 alpha_intra + the bandwidth terms above.
+ * alpha_inter + 2 alpha_intra + the bandwidth terms above. The cost
+ * model of automatic selection (.cost, model.c) is this, on the pattern's
+ * agreed maxima with equal pairs assumed: s and r a rank's other regions
+ * or an aggregator's pairs times the ranks per pair, g ceil(R/n) messages,
+ * packing and the r copies counted; dedup costed as 0.
  *
  * Init: two small collectives on the region (an MPI_Comm_split, freed at
  * the end of init, and a sum of 4 R int64 per rank, R regions), one int per
@@ -74,7 +78,7 @@
  * own tag: the closing agreement keeps a later init's metadata out), then
  * an MPI_Allreduce that agrees on success. The blocking and nonblocking
  * calls pay it once per pattern (plan.h: cached plans keyed by the pattern,
- * one MPI_Allreduce of an int per call).
+ * one MPI_Allreduce of 3 int64 per call).
  *
  * Memory held by the plan: the packed bytes this rank sends out of its
  * region (s buffer), the pairs it aggregates (g send buffer) and receives
@@ -106,9 +110,8 @@
 #include "../../core/plan.h"
 #include "../../core/topology.h"
 #include "../nodeaware/engine.h"
+#include "model.h"
 
-enum { PARAM_BALANCE, PARAM_DEDUP, PARAM_REGIONS };
-enum { BALANCE_COUNT, BALANCE_BYTES };
 static const char *const balance_names[] = {"count", "bytes", NULL};
 
 #define TAG_L 41
@@ -289,8 +292,8 @@ static int build(xchg_plan *plan, const xchg_topology *t)
     xchg_context *ctx = plan->ctx, *inner = NULL;
     const int me = a->rank, R = t->num_nodes, A = t->node_of_rank[me];
     const int nA = t->node_size[A], mylocal = t->local_rank_of[me];
-    const int by_bytes = plan->choice.value[PARAM_BALANCE] == BALANCE_BYTES;
-    const int dedup = plan->choice.value[PARAM_DEDUP] && a->send_gindex;
+    const int by_bytes = plan->choice.value[LOCALITY_BALANCE] == LOCALITY_BALANCE_BYTES;
+    const int dedup = plan->choice.value[LOCALITY_DEDUP] && a->send_gindex;
     const int64_t esz = a->send.type.size;
     const int in = a->indegree, out = a->outdegree;
 
@@ -826,7 +829,7 @@ static int init(xchg_plan *plan)
     const xchg_args *a = plan->fixed;
     xchg_context *ctx = plan->ctx;
     const xchg_topology *nodes = &ctx->topo;
-    const int64_t regions = plan->choice.value[PARAM_REGIONS];
+    const int64_t regions = plan->choice.value[LOCALITY_REGIONS];
     if (!a || a->coll != XCHG_NEIGHBOR_ALLTOALLV)
         return xchg_error(MPI_ERR_INTERN, "locality: a neighbourhood plan needs its arguments");
     if (regions == 1) return build(plan, nodes);
@@ -914,16 +917,17 @@ const xchg_algorithm xchg_algo_neighbor_alltoallv_locality = {
     .init = init,
     .run = run,
     .destroy = destroy,
+    .cost = xchg_neighbor_locality_cost,
     .num_params = 3,
-    .params = {[PARAM_BALANCE] = {.name = "balance", .kind = XCHG_PARAM_ENUM,
-                                  .def = BALANCE_COUNT, .names = balance_names,
+    .params = {[LOCALITY_BALANCE] = {.name = "balance", .kind = XCHG_PARAM_ENUM,
+                                  .def = LOCALITY_BALANCE_COUNT, .names = balance_names,
                                   .help = "spread a region's inter-region pairs over its ranks "
                                           "by message count or by bytes"},
-               [PARAM_DEDUP] = {.name = "dedup", .kind = XCHG_PARAM_INT, .def = 0, .min = 0,
+               [LOCALITY_DEDUP] = {.name = "dedup", .kind = XCHG_PARAM_INT, .def = 0, .min = 0,
                                 .max = 1,
                                 .help = "send a value once per region pair (needs the _ext "
                                         "inits' global indices; else ignored)"},
-               [PARAM_REGIONS] = {.name = "regions", .kind = XCHG_PARAM_INT, .def = 1,
+               [LOCALITY_REGIONS] = {.name = "regions", .kind = XCHG_PARAM_INT, .def = 1,
                                   .min = 1, .max = XCHG_RANGE_P,
                                   .names = xchg_hier_region_names,
                                   .help = "regions per node (1: the node), or numa or socket"}},

@@ -27,7 +27,11 @@
  *
  * Cost: alpha * max(n_send, n_recv) + beta * (bytes sent or received) on
  * the busiest rank; every message crosses the network on its own, however
- * many go to one region (what the locality-aware variant reduces).
+ * many go to one region (what the locality-aware variant reduces). The
+ * cost model (.cost, model.c): one round, alpha_remote when any block
+ * leaves the node, 2 * overhead per message (posting it and its receive),
+ * on-node bytes at beta_local and off-node bytes at beta_remote times the
+ * ranks of a node, from the pattern's agreed maxima.
  * Memory: the plan holds the two index lists (indegree + outdegree ints);
  * a blocking call holds indegree + outdegree MPI_Requests of scratch. No
  * data is copied.
@@ -37,6 +41,7 @@
 #include "../../core/context.h"
 #include "../../core/error.h"
 #include "../../core/plan.h"
+#include "model.h"
 
 #define NEIGHBOR_TAG 11
 
@@ -132,4 +137,5 @@ const xchg_algorithm xchg_algo_neighbor_alltoallv_standard = {
     .post = post,
     .is_flat = 1,
     .init_is_local = 1,
+    .cost = xchg_neighbor_standard_cost,
 };
