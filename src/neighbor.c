@@ -13,6 +13,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/plan.h"
+#include "core/topology.h"
 #include "request.h"
 #include "select/select.h"
 #include "xchg.h"
@@ -94,14 +95,7 @@ static int graph_lists(MPI_Comm comm, int *has_graph, neighbor_lists *out)
     int rc, kind, in, out_deg, weighted;
     int *weights = NULL;
     memset(out, 0, sizeof *out);
-#ifdef SMPI_H
-    /* SimGrid SMPI implements neither graph communicators nor MPI_Topo_test
-     * (it aborts): every communicator there is one without a graph. */
-    (void)comm, (void)in, (void)out_deg, (void)weighted, (void)weights, (void)rc, (void)kind;
-    *has_graph = 0;
-    return MPI_SUCCESS;
-#endif
-    XCHG_CHECK(MPI_Topo_test(comm, &kind));
+    XCHG_CHECK(xchg_topology_kind(comm, &kind));
     *has_graph = kind == MPI_DIST_GRAPH;
     if (!*has_graph) return MPI_SUCCESS;
     XCHG_CHECK(MPI_Dist_graph_neighbors_count(comm, &in, &out_deg, &weighted));

@@ -202,6 +202,18 @@ fail:
     return rc;
 }
 
+int xchg_topology_kind(MPI_Comm comm, int *kind)
+{
+#ifdef SMPI_H
+    (void)comm;
+    *kind = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+#else
+    int rc = MPI_Topo_test(comm, kind);
+    return rc == MPI_SUCCESS ? rc : xchg_error(rc, "MPI_Topo_test failed");
+#endif
+}
+
 void xchg_topology_free(xchg_topology *t)
 {
     free(t->node_of_rank);

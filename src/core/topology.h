@@ -23,6 +23,11 @@ typedef struct xchg_topology {
 int xchg_topology_build(MPI_Comm comm, int flat, xchg_topology *topo);
 void xchg_topology_free(xchg_topology *topo);
 
+/* MPI_Topo_test's answer for comm (MPI_GRAPH, MPI_CART, MPI_DIST_GRAPH or
+ * MPI_UNDEFINED). SimGrid SMPI implements neither graph communicators nor
+ * MPI_Topo_test (it aborts): there every communicator is MPI_UNDEFINED. */
+int xchg_topology_kind(MPI_Comm comm, int *kind);
+
 /* The regions of t: its nodes cut by key_of_rank (ranks of one node with
  * equal keys form one region), numbered by node, then by the lowest local
  * rank of each region; local ranks in a region keep their order on the node.

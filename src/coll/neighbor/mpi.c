@@ -36,11 +36,7 @@ static int check_graph(const xchg_args *a)
 {
     int rc, kind, in, out, weighted;
     int *lists = NULL, *weights = NULL;
-#ifdef SMPI_H /* no graph communicators, and MPI_Topo_test aborts */
-    kind = MPI_UNDEFINED;
-#else
-    XCHG_CHECK(MPI_Topo_test(a->comm, &kind));
-#endif
+    XCHG_CHECK(xchg_topology_kind(a->comm, &kind));
     if (kind != MPI_DIST_GRAPH)
         return xchg_error(MPI_ERR_TOPOLOGY, "mpi: the communicator has no distributed graph "
                                             "(an XCHG_Topo needs another algorithm)");
