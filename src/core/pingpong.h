@@ -14,7 +14,8 @@
 /* *seconds = T(bytes) on comm: the fastest of `samples` ping-pongs (after two
  * untimed ones) between ranks 0 and 1, halved, and the same on every rank
  * (broadcast from rank 0); with one rank, the model 1 us + bytes / (1 GB/s).
- * Collective over comm; its messages use tag XCHG_PINGPONG_TAG on comm.
+ * Collective over comm; its messages go over a duplicate of comm, so none of
+ * the caller's can match them.
  * MPI_ERR_COUNT when bytes exceeds an int, MPI_ERR_ARG for samples < 1. */
 #define XCHG_PINGPONG_TAG 77
 int xchg_message_time(MPI_Comm comm, int64_t bytes, int samples, double *seconds);

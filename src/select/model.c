@@ -131,7 +131,7 @@ static void consider(search *s, xchg_choice choice)
 static void enumerate(search *s, xchg_choice *choice, int p)
 {
     const xchg_algorithm *algo = choice->algo;
-    if (p == algo->num_params) {
+    if (p >= algo->num_params || p >= XCHG_MAX_PARAMS) { /* (the second: for the compiler) */
         consider(s, *choice);
         return;
     }

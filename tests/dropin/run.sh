@@ -317,6 +317,28 @@ test_fftw() {
     done
 }
 
+# XCHG_PROFILE=1 (src/interpose/profile.c) on FFTW's transform (built by
+# test_fftw): the table at MPI_Finalize must count each collective call once
+# (the count file sums over ranks), and its times and factors must be sane.
+test_profile() {
+    [ -x "$work/fftw3d" ] || { skip "profiler: no FFTW test program"; return; }
+    local name=profile-fftw table=$work/profile-fftw.txt np=3
+    rm -f "$table"
+    xlaunch $name $np XCHG_PROFILE=1 XCHG_PROFILE_FILE="$table" -- "$work/fftw3d" 30 28 26
+    verdict "profiler: FFTW 30x28x26, np=$np, under XCHG_PROFILE=1" $? || return
+    local calls row
+    calls=$(( $(counted $name alltoallv calls) / np ))
+    row=$(awk '$1 == "alltoallv"' "$table" 2>/dev/null)
+    if head -1 "$table" 2>/dev/null | grep -q '^xchg profile' &&
+        awk -v want="$calls" '$1 == "alltoallv" && $2 == want && want > 0 && $3 > 0 && $4 > 0 &&
+                              $5 >= 0 && $6 >= $5 && $7 >= 0 && $8 >= 0 { ok = 1 }
+                              END { exit !ok }' "$table"; then
+        pass "profiler: alltoallv row ($calls calls, as counted): $row"
+    else
+        fail "profiler: expected an alltoallv row of $calls calls in $table, got: ${row:-nothing}"
+    fi
+}
+
 # The program linked with -lxchg-mpi (before the MPI library), no LD_PRELOAD.
 test_linked() {
     local dir=$PWD/$build/src/interpose name=openmpi-edge-linked
@@ -342,6 +364,7 @@ if [ "$ompi_build" != - ]; then
         test_fortran 3
         test_mpi4py
         test_fftw
+        test_profile
     fi
 fi
 if [ "$mpich_build" != - ]; then
