@@ -16,6 +16,9 @@ import os
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from labels import label  # noqa: E402
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -24,15 +27,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 CSV = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "results.csv")
 OUTDIR = sys.argv[2] if len(sys.argv) > 2 else HERE
-
-
-def label(algo):
-    if algo == "MPI":
-        return "MPI"
-    name, rest = algo.split(":", 1)
-    params = dict(kv.split("=") for kv in rest.split(","))
-    kind = params["scheme"] if name == "rma_direct" else "shm"
-    return "%s%s" % (kind, "" if params["aware"] == "1" else " (not aware)")
 
 
 rows = [r for r in csv.DictReader(open(CSV)) if r["status"] == "ok"]

@@ -11,20 +11,15 @@ MPI and of xchg's point-to-point algorithms beside rma_direct copy.
 Usage: /usr/bin/python3 docs/results/arrival/summary.py results.csv [baselines.csv]
 """
 import csv
+import os
 import statistics
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from labels import label  # noqa: E402
+
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
-
-
-def label(algo):
-    if algo == "MPI":
-        return "MPI"
-    name, rest = algo.split(":", 1)
-    params = dict(kv.split("=") for kv in rest.split(","))
-    kind = params["scheme"] if name == "rma_direct" else "shm"
-    return kind + ("" if params["aware"] == "1" else " (not aware)")
 
 
 t = defaultdict(dict)  # (coll, dist, mif, S) -> label -> completion time
