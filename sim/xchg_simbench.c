@@ -247,10 +247,11 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     unsigned char *sbuf = alloc_buffer(stotal, shared), *rbuf = alloc_buffer(rtotal, shared);
-    if (verify) /* allgather sends block 0 to everyone: pattern(rank, 0, k) */
+    /* allgather sends block 0, pattern(rank, 0, k), to everyone; the other
+     * blocks differ, so sending from the wrong place fails the check */
+    if (verify)
         for (int p = 0; p < size; p++)
-            for (int64_t k = 0; k < scounts[p]; k++)
-                sbuf[sdispls[p] + k] = pattern(rank, is_allgather ? 0 : p, k);
+            for (int64_t k = 0; k < scounts[p]; k++) sbuf[sdispls[p] + k] = pattern(rank, p, k);
 
     /* Node layout (MPI_COMM_TYPE_SHARED) and bytes that leave ranks and nodes. */
     MPI_Comm node;
