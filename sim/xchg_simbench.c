@@ -3,7 +3,7 @@
  * runner (sim/run) and the SMPI smoke test (sim/smoke). It also builds and
  * runs with a real MPI.
  *
- *   xchg-simbench [--coll alltoall|alltoallv] [-s BYTES] [--dist uniform|normal|powerlaw]
+ *   xchg-simbench [--coll alltoall|alltoallv|allgather] [-s BYTES] [--dist uniform|normal|powerlaw]
  *                 [-i ITERS] [-x WARMUP] [--no-verify] [--shared-buffers] [--header]
  *                 [--skew MIF [--skew-dist uniform|one-late]] ALGO...
  *
@@ -11,6 +11,9 @@
  * (automatic selection: no choice set on the communicator), or
  * "mpi" for the MPI library's own MPI_Alltoall(v) (under SMPI: the built-in
  * implementation chosen by --cfg=smpi/coll-selector or smpi/alltoallv).
+ *
+ * allgather: each rank's block of S bytes (MPI_BYTE) to every rank; "mpi" is
+ * MPI_Allgather, the byte counts of the row are those of an alltoall of S.
  *
  * Block sizes (bytes from rank i to rank j, MPI_BYTE):
  *   uniform   S
@@ -161,7 +164,7 @@ static void skew_wait(double tb, double d)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: xchg-simbench [--coll alltoall|alltoallv] [-s BYTES] "
+    fprintf(stderr, "usage: xchg-simbench [--coll alltoall|alltoallv|allgather] [-s BYTES] "
                     "[--dist uniform|normal|powerlaw] [-i ITERS] [-x WARMUP] [--seed N] "
                     "[--no-verify] [--shared-buffers] [--header]\n"
                     "                     [--skew MIF [--skew-dist uniform|one-late]] ALGO...\n"
@@ -218,9 +221,10 @@ int main(int argc, char **argv)
             break;
         }
     }
-    int is_alltoall = !strcmp(coll, "alltoall");
-    if ((!is_alltoall && strcmp(coll, "alltoallv")) || first_algo == argc || iters < 1 ||
-        (is_alltoall && dist != DIST_UNIFORM) || s < 0 || s > INT32_MAX / 64) {
+    int is_alltoall = !strcmp(coll, "alltoall"), is_allgather = !strcmp(coll, "allgather");
+    if ((!is_alltoall && !is_allgather && strcmp(coll, "alltoallv")) || first_algo == argc ||
+        iters < 1 || ((is_alltoall || is_allgather) && dist != DIST_UNIFORM) || s < 0 ||
+        s > INT32_MAX / 64) {
         if (!rank) usage();
         MPI_Finalize();
         return 2;
@@ -243,6 +247,8 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     unsigned char *sbuf = alloc_buffer(stotal, shared), *rbuf = alloc_buffer(rtotal, shared);
+    /* allgather sends block 0, pattern(rank, 0, k), to everyone; the other
+     * blocks differ, so sending from the wrong place fails the check */
     if (verify)
         for (int p = 0; p < size; p++)
             for (int64_t k = 0; k < scounts[p]; k++) sbuf[sdispls[p] + k] = pattern(rank, p, k);
@@ -312,6 +318,9 @@ int main(int argc, char **argv)
             if (is_alltoall)
                 rc = use_mpi ? MPI_Alltoall(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, work)
                              : XCHG_Alltoall(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, work);
+            else if (is_allgather)
+                rc = use_mpi ? MPI_Allgather(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, work)
+                             : XCHG_Allgather(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, work);
             else
                 rc = use_mpi ? MPI_Alltoallv(sbuf, scounts, sdispls, MPI_BYTE, rbuf, rcounts,
                                              rdispls, MPI_BYTE, work)
@@ -322,7 +331,7 @@ int main(int argc, char **argv)
             if (verify && it == 0)
                 for (int p = 0; p < size && !bad; p++)
                     for (int64_t k = 0; k < rcounts[p]; k++)
-                        if (rbuf[rdispls[p] + k] != pattern(p, rank, k)) {
+                        if (rbuf[rdispls[p] + k] != pattern(p, is_allgather ? 0 : rank, k)) {
                             fprintf(stderr, "xchg-simbench: %s: rank %d: byte %lld from rank %d wrong\n",
                                     algo, rank, (long long)k, p);
                             bad = 1;
