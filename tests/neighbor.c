@@ -55,7 +55,7 @@ int xchg_virtual_layout(const char *nodes_spec, const char *placement, int size,
 static int rank, nranks;
 static int passed, failed;
 static long edges, self_loops, repeated, empty_blocks; /* what the graphs covered */
-static char current[256];
+static char current[1536]; /* the case being checked, for FAIL lines */
 static int verbose;
 
 static uint64_t mix(uint64_t x)

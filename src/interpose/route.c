@@ -30,10 +30,11 @@ static long long type_bytes(MPI_Datatype type, long long count)
     return (long long)size * count;
 }
 
-/* After a routed call with counting on: record time, bytes and algorithm. */
-static void record(xchg_ip_coll coll, MPI_Comm comm, int rc, double t0, long long bytes)
+/* After a routed call (t0 to t1) with counting on: record time, bytes and algorithm. */
+static void record(xchg_ip_coll coll, MPI_Comm comm, int rc, double t0, double t1,
+                   long long bytes)
 {
-    double seconds = PMPI_Wtime() - t0;
+    double seconds = t1 - t0;
     char used[128] = "";
     if (rc == MPI_SUCCESS)
         XCHG_Comm_get_algorithm(comm, xchg_ip_coll_name(coll), 1, 0, used, (int)sizeof used);
@@ -48,6 +49,18 @@ static long long uniform_bytes(MPI_Comm comm, int recvcount, MPI_Datatype recvty
     return type_bytes(recvtype, (long long)recvcount * size);
 }
 
+/* After a routed uniform-block call (alltoall, allgather) that ran from t0
+ * to t1: its statistics and its arrival profile (message size: the block),
+ * each when on. */
+static void account_uniform(xchg_ip_coll coll, MPI_Comm comm, int rc, double t0, double t1,
+                            int recvcount, MPI_Datatype recvtype)
+{
+    if (xchg_ip_stats_on())
+        record(coll, comm, rc, t0, t1, uniform_bytes(comm, recvcount, recvtype));
+    if (rc == MPI_SUCCESS && xchg_ip_profile_on())
+        xchg_ip_profile_record(coll, comm, t0, t1, type_bytes(recvtype, recvcount));
+}
+
 int xchg_ip_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -55,21 +68,11 @@ int xchg_ip_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
         if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_ALLTOALL);
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     }
-    if (xchg_ip_profile_on()) {
-        double a = PMPI_Wtime();
-        int rc = XCHG_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-        double e = PMPI_Wtime();
-        if (xchg_ip_stats_on())
-            record(XCHG_IP_ALLTOALL, comm, rc, a, uniform_bytes(comm, recvcount, recvtype));
-        if (rc == MPI_SUCCESS)
-            xchg_ip_profile_record(XCHG_IP_ALLTOALL, comm, a, e, type_bytes(recvtype, recvcount));
-        return rc;
-    }
-    if (!xchg_ip_stats_on())
+    if (!xchg_ip_stats_on() && !xchg_ip_profile_on())
         return XCHG_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     double t0 = PMPI_Wtime();
     int rc = XCHG_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    record(XCHG_IP_ALLTOALL, comm, rc, t0, uniform_bytes(comm, recvcount, recvtype));
+    account_uniform(XCHG_IP_ALLTOALL, comm, rc, t0, PMPI_Wtime(), recvcount, recvtype);
     return rc;
 }
 
@@ -95,7 +98,8 @@ int xchg_ip_alltoallv(const void *sendbuf, const int sendcounts[], const int sdi
         PMPI_Comm_size(comm, &size);
         for (int p = 0; p < size; p++) count += recvcounts[p];
     }
-    if (xchg_ip_stats_on()) record(XCHG_IP_ALLTOALLV, comm, rc, t0, type_bytes(recvtype, count));
+    if (xchg_ip_stats_on())
+        record(XCHG_IP_ALLTOALLV, comm, rc, t0, t1, type_bytes(recvtype, count));
     if (rc == MPI_SUCCESS && xchg_ip_profile_on()) /* message size: the mean block received */
         xchg_ip_profile_record(XCHG_IP_ALLTOALLV, comm, t0, t1,
                                type_bytes(recvtype, count) / (size ? size : 1));
@@ -109,21 +113,11 @@ int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_ALLGATHER);
         return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     }
-    if (xchg_ip_profile_on()) {
-        double a = PMPI_Wtime();
-        int rc = XCHG_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-        double e = PMPI_Wtime();
-        if (xchg_ip_stats_on())
-            record(XCHG_IP_ALLGATHER, comm, rc, a, uniform_bytes(comm, recvcount, recvtype));
-        if (rc == MPI_SUCCESS)
-            xchg_ip_profile_record(XCHG_IP_ALLGATHER, comm, a, e, type_bytes(recvtype, recvcount));
-        return rc;
-    }
-    if (!xchg_ip_stats_on())
+    if (!xchg_ip_stats_on() && !xchg_ip_profile_on())
         return XCHG_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     double t0 = PMPI_Wtime();
     int rc = XCHG_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    record(XCHG_IP_ALLGATHER, comm, rc, t0, uniform_bytes(comm, recvcount, recvtype));
+    account_uniform(XCHG_IP_ALLGATHER, comm, rc, t0, PMPI_Wtime(), recvcount, recvtype);
     return rc;
 }
 
@@ -160,7 +154,7 @@ int xchg_ip_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], cons
     int rc = XCHG_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                      rdispls, recvtype, comm);
     if (xchg_ip_stats_on())
-        record(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0,
+        record(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0, PMPI_Wtime(),
                rc == MPI_SUCCESS ? neighbor_bytes(comm, recvcounts, recvtype) : 0);
     return rc;
 }
@@ -181,7 +175,7 @@ int xchg_ip_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                                       recvcounts, rdispls, recvtype, comm, &xreq);
     if (rc == MPI_SUCCESS) rc = xchg_ip_request_nonblocking(xreq, request);
     if (xchg_ip_stats_on()) /* the time to start it */
-        record(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0,
+        record(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0, PMPI_Wtime(),
                rc == MPI_SUCCESS ? neighbor_bytes(comm, recvcounts, recvtype) : 0);
     return rc;
 }
@@ -205,7 +199,7 @@ int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
     if (rc == MPI_SUCCESS) rc = xchg_ip_request_persistent(xreq, request);
     if (rc != MPI_SUCCESS && xreq != XCHG_REQUEST_NULL) XCHG_Request_free(&xreq);
     if (xchg_ip_stats_on()) /* the time to build it */
-        record(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0, 0);
+        record(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0, PMPI_Wtime(), 0);
     return rc;
 }
 #endif
