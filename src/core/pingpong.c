@@ -54,7 +54,10 @@ int xchg_message_time(MPI_Comm comm, int64_t bytes, int samples, double *seconds
     XCHG_CHECK(MPI_Bcast(&t, 1, MPI_DOUBLE, 0, own));
     *seconds = t;
 fail:
-    if (own != MPI_COMM_NULL) MPI_Comm_free(&own);
+    if (own != MPI_COMM_NULL) {
+        int freed = MPI_Comm_free(&own);
+        if (rc == MPI_SUCCESS) rc = freed;
+    }
     free(buf);
     free(rtt);
     return rc;

@@ -151,10 +151,11 @@ int64_t xchg_select_size_bucket(int64_t bytes)
 static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_choice *out)
 {
     const xchg_platform *plat;
-    int rc = xchg_select_platform(&plat);
-    if (rc == MPI_SUCCESS && exact->coll == XCHG_NEIGHBOR_ALLTOALLV) /* once per plan: no memo */
-        return xchg_model_choose(ctx, exact, plat, out);
-    if (rc != MPI_SUCCESS) return rc;
+    int rc;
+    if (exact->coll == XCHG_NEIGHBOR_ALLTOALLV) { /* once per plan: no memo */
+        rc = xchg_select_platform(&plat);
+        return rc == MPI_SUCCESS ? xchg_model_choose(ctx, exact, plat, out) : rc;
+    }
     xchg_select_input in = *exact;
     in.bytes = xchg_select_size_bucket(in.bytes);
     in.max_block_bytes = xchg_select_size_bucket(in.max_block_bytes);
@@ -165,7 +166,8 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_
             *out = m->memo_choice[i];
             return MPI_SUCCESS;
         }
-    rc = xchg_model_choose(ctx, &in, plat, out);
+    rc = xchg_select_platform(&plat);
+    if (rc == MPI_SUCCESS) rc = xchg_model_choose(ctx, &in, plat, out);
     if (rc != MPI_SUCCESS) return rc;
     int slot = m->count < XCHG_SELECT_MEMO ? m->count++ : m->next;
     m->next = (slot + 1) % XCHG_SELECT_MEMO;
@@ -304,15 +306,15 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
 
 /* neighbor_alltoallv: *decided = 1 and the choice when no agreement is
  * needed: a tuning rule that matches without sizes, or a blocking call under
- * XCHG_AGREE=never (the fixed rule). */
-static int neighbor_unagreed(xchg_context *ctx, int persistent, xchg_choice *out, int *decided)
+ * XCHG_AGREE=never (the fixed rule); *mode: XCHG_AGREE's. */
+static int neighbor_unagreed(xchg_context *ctx, int persistent, xchg_choice *out, int *decided,
+                             agree_mode *mode)
 {
     xchg_select_input in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
     const char *tuned, *source;
-    agree_mode mode;
-    int rc = agree_mode_of_env(&mode);
+    int rc = agree_mode_of_env(mode);
     if (rc == MPI_SUCCESS) rc = xchg_tuning_lookup(&in, &tuned);
-    *decided = rc == MPI_SUCCESS && (tuned || (!persistent && mode == AGREE_NEVER));
+    *decided = rc == MPI_SUCCESS && (tuned || (!persistent && *mode == AGREE_NEVER));
     return *decided ? automatic_choice(ctx, &in, out, &source) : rc;
 }
 
@@ -333,14 +335,13 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
                               int *automatic)
 {
     const char *source;
+    agree_mode mode;
     int rc = explicit_choice(ctx, XCHG_NEIGHBOR_ALLTOALLV, out, &source);
     int decided = 1;
     *automatic = 0;
-    if (rc == MPI_SUCCESS && !source) rc = neighbor_unagreed(ctx, 0, out, &decided);
+    if (rc == MPI_SUCCESS && !source) rc = neighbor_unagreed(ctx, 0, out, &decided, &mode);
     if (rc != MPI_SUCCESS || decided) return rc;
     xchg_select_memory *m = &ctx->selection[XCHG_NEIGHBOR_ALLTOALLV];
-    agree_mode mode;
-    if ((rc = agree_mode_of_env(&mode)) != MPI_SUCCESS) return rc;
     unsigned long n = m->calls++;
     *automatic = 1;
     if (mode == AGREE_ALWAYS || sampled_agrees_at(n) || !m->has_agreed_choice)
@@ -356,7 +357,8 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
     if (rc != MPI_SUCCESS || source) return rc;
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {
         int decided;
-        rc = neighbor_unagreed(ctx, persistent, out, &decided);
+        agree_mode mode;
+        rc = neighbor_unagreed(ctx, persistent, out, &decided, &mode);
         return rc != MPI_SUCCESS || decided ? rc : xchg_select_neighbor_agreed(ctx, args, out);
     }
     xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
