@@ -2,6 +2,10 @@
 """Generate SimGrid platform files and hostfiles for the xchg simulations.
 
     sim/platforms.py KIND NODES Q OUTDIR     -> OUTDIR/KIND-NODESxQ.xml, .hosts
+    sim/platforms.py --node MODEL KIND NODES Q OUTDIR
+                                             -> OUTDIR/KIND-NODESxQ-MODEL.conf, .hosts
+                                                for sim/node_platform.cpp (a host per
+                                                rank, per-core and node memory links)
     sim/platforms.py --list                  -> kinds and their parameters
     sim/platforms.py --tuning KIND NODES     -> a tuning file (docs/tuning.md) with
                                                 only the cost model's constants
@@ -21,6 +25,17 @@ INTRA = dict(lat="0.25us", bw="10GBps")
 # Core speed of the simulated hosts; sim/run sets smpi/host-speed to the same
 # value, so measured CPU bursts are replayed 1:1 (see README).
 SPEED = "1Gf"
+
+# Node memory models for sim/node_platform.cpp (sim/README.md, "An honest
+# node"): core = what one rank copies per second in each direction (measured
+# here: sim/calibrate, nodecopy.csv), its latency (half the intra-node
+# latency each way), mem = what all ranks of a node copy per second together.
+# "fatpipe" is the XML cluster's loopback (10 GB/s per flow, no node limit).
+NODE_MODELS = {
+    "low": dict(core_bw=10e9, core_lat=0.125e-6, mem_bw=20e9),
+    "calibrated": dict(core_bw=10e9, core_lat=0.125e-6, mem_bw=50e9),
+    "high": dict(core_bw=10e9, core_lat=0.125e-6, mem_bw=200e9),
+}
 
 KINDS = {
     # Flat cluster: every node has a 200 Gb/s NIC (private link, full duplex)
@@ -73,24 +88,18 @@ def torus_dims(nodes):
     return best
 
 
-def cluster_xml(kind, nodes, q):
-    k = KINDS[kind]
-    common = (f'id="{kind}" prefix="node-" suffix="" radical="0-{nodes - 1}" '
-              f'speed="{SPEED}" core="{q}" bw="{k["bw"]}" lat="{k["lat"]}" '
-              f'loopback_bw="{INTRA["bw"]}" loopback_lat="{INTRA["lat"]}"')
+def topology(kind, nodes):
+    """SimGrid's topo_parameters of the cluster (None for flat)."""
     if kind == "flat":
-        bb = f'{25 * nodes}GBps'
-        return f'<cluster {common} bb_bw="{bb}" bb_lat="0us" bb_sharing_policy="FATPIPE"/>'
+        return None
     if kind == "fattree":
         leaf = 16 if nodes >= 16 else nodes
         leaves = nodes // leaf
         if leaves * leaf != nodes:
             raise SystemExit(f"fattree: {nodes} nodes is not a multiple of {leaf}")
         if leaves == 1:
-            params = f"1;{leaf};1;1"
-        else:
-            params = f"2;{leaf},{leaves};1,{leaf};1,1"
-        return f'<cluster {common} topology="FAT_TREE" topo_parameters="{params}"/>'
+            return f"1;{leaf};1;1"
+        return f"2;{leaf},{leaves};1,{leaf};1,1"
     if kind == "dragonfly":
         # Groups of 16 nodes (8 or 4 when the node count is smaller).
         per_router, routers, chassis = 2, 4, 2
@@ -103,13 +112,57 @@ def cluster_xml(kind, nodes, q):
         groups = nodes // per_group
         if groups * per_group != nodes:
             raise SystemExit(f"dragonfly: {nodes} nodes is not a multiple of {per_group}")
-        params = f"{groups},1;{chassis},1;{routers},1;{per_router}"
-        return f'<cluster {common} topology="DRAGONFLY" topo_parameters="{params}"/>'
+        return f"{groups},1;{chassis},1;{routers},1;{per_router}"
     if kind == "torus":
-        dims = ",".join(str(d) for d in torus_dims(nodes))
-        return (f'<cluster {common} topology="TORUS" topo_parameters="{dims}" '
-                f'limiter_link="{k["limiter"]}"/>')
+        return ",".join(str(d) for d in torus_dims(nodes))
     raise SystemExit(f"unknown platform kind {kind}; valid: {', '.join(KINDS)}")
+
+
+def cluster_xml(kind, nodes, q):
+    k = KINDS[kind]
+    common = (f'id="{kind}" prefix="node-" suffix="" radical="0-{nodes - 1}" '
+              f'speed="{SPEED}" core="{q}" bw="{k["bw"]}" lat="{k["lat"]}" '
+              f'loopback_bw="{INTRA["bw"]}" loopback_lat="{INTRA["lat"]}"')
+    topo = topology(kind, nodes)
+    if kind == "flat":
+        return f'<cluster {common} bb_bw="{25 * nodes}GBps" bb_lat="0us" bb_sharing_policy="FATPIPE"/>'
+    names = dict(fattree="FAT_TREE", dragonfly="DRAGONFLY", torus="TORUS")
+    limiter = f' limiter_link="{k["limiter"]}"' if "limiter" in k else ""
+    return f'<cluster {common} topology="{names[kind]}" topo_parameters="{topo}"{limiter}/>'
+
+
+def si(value):
+    """'25GBps' / '0.4us' / '1Gf' -> number in bytes/s, seconds, flop/s."""
+    units = [("GBps", 1e9), ("us", 1e-6), ("Gf", 1e9)]
+    for suffix, scale in units:
+        if value.endswith(suffix):
+            return float(value[:-len(suffix)]) * scale
+    raise ValueError(value)
+
+
+def write_node(model, kind, nodes, q, outdir):
+    """The .conf of sim/node_platform.cpp and a hostfile with one host per
+    rank (node-N-C:1); returns the path without extension."""
+    if model not in NODE_MODELS:
+        raise SystemExit(f"unknown node model {model}; valid: {', '.join(NODE_MODELS)}")
+    k = KINDS[kind]
+    topo = topology(kind, nodes)
+    os.makedirs(outdir, exist_ok=True)
+    base = os.path.join(outdir, f"{kind}-{nodes}x{q}-{model}")
+    conf = dict(kind=kind, nodes=nodes, q=q, link_bw=si(k["bw"]), link_lat=si(k["lat"]),
+                topo=topo.replace(";", ",") if topo else f"1,{nodes},1,1",  # flat: one switch
+                limiter_bw=si(k["limiter"]) if "limiter" in k else 0,
+                speed=si(SPEED), **NODE_MODELS[model])
+    with open(base + ".conf", "w") as f:
+        f.write(f"# generated by sim/platforms.py --node {model} {kind} {nodes} {q}: "
+                f"{k['desc']}\n")
+        for key, value in conf.items():
+            f.write(f"{key} {value}\n")
+    with open(base + ".hosts", "w") as f:
+        for n in range(nodes):
+            for c in range(q):
+                f.write(f"node-{n}-{c}:1\n")
+    return base
 
 
 def write(kind, nodes, q, outdir):
@@ -159,6 +212,12 @@ def main(argv):
         for kind, k in KINDS.items():
             print(f"{kind:10s} {k['desc']}")
         print(f"{'intra-node':10s} loopback {INTRA['lat']}, {INTRA['bw']}; core speed {SPEED}")
+        for name, m in NODE_MODELS.items():
+            print(f"--node {name:10s} core {m['core_bw'] / 1e9:g} GB/s each way, "
+                  f"node memory {m['mem_bw'] / 1e9:g} GB/s")
+        return 0
+    if len(argv) == 7 and argv[1] == "--node":
+        print(write_node(argv[2], argv[3], int(argv[4]), int(argv[5]), argv[6]))
         return 0
     if len(argv) != 5:
         print(__doc__, file=sys.stderr)

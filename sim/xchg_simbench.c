@@ -52,6 +52,16 @@
  * the network) for the lower bound in sim/run. With --skew, t_min/t_avg/t_max
  * are completion times over the iterations and the row ends with
  *   skew_mif,skew_dist,message_us,span_min,span_avg,span_max  (span in seconds)
+ * Under SMPI (built with XCHG_SIMGRID_ROUTES) rank 0 first prints
+ *   links,NET_LINK,NET_S,NODE_LINK,NODE_S
+ * the busiest shared link of the platform when every block travels its own
+ * route (SimGrid's routing, sg_host_get_route), as bytes / bandwidth in
+ * seconds: NET among the network's links, NODE among the node links of
+ * sim/node_platform.cpp (names with "-core" or "-mem"; "-" when there are
+ * none). Fat-pipe links are left out (they limit each flow, not the sum).
+ * sim/run uses both for the achievable bound (sim/README.md).
+ * Nodes: ranks whose processor name (the SimGrid host) starts with the same
+ * "node-N" (sim/platforms.py's names), otherwise MPI_COMM_TYPE_SHARED.
  * Exits 1 if a check failed or an xchg call returned an error.
  */
 #include <math.h>
@@ -63,6 +73,11 @@
 
 #include "core/pingpong.h"
 #include "xchg.h"
+#ifdef XCHG_SIMGRID_ROUTES
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <xbt/dynar.h>
+#endif
 
 typedef enum { DIST_UNIFORM, DIST_NORMAL, DIST_POWERLAW } dist_kind;
 static const char *const dist_names[] = {"uniform", "normal", "powerlaw"};
@@ -171,6 +186,79 @@ static void usage(void)
                     "  ALGO: xchg selection string (e.g. scattered:batch=8) or mpi\n");
 }
 
+/* The ranks of one node: the same "node-N" prefix of the processor name
+ * (sim/platforms.py's hosts node-N and node-N-C), else MPI's shared split. */
+static void split_nodes(int rank, MPI_Comm *node)
+{
+    char name[MPI_MAX_PROCESSOR_NAME];
+    int len, number = -1, all_named;
+    MPI_Get_processor_name(name, &len);
+    if (sscanf(name, "node-%d", &number) != 1) number = -1;
+    int named = number >= 0;
+    MPI_Allreduce(&named, &all_named, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (all_named)
+        MPI_Comm_split(MPI_COMM_WORLD, number, rank, node);
+    else
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node);
+}
+
+#ifdef XCHG_SIMGRID_ROUTES
+static int is_node_link(const char *name) { return strstr(name, "-core") || strstr(name, "-mem"); }
+
+/* Bytes per platform link when every block of this rank takes its route,
+ * summed over ranks; rank 0 prints the busiest shared network and node links. */
+static void print_busiest_links(const int *scounts, int rank, int size)
+{
+    size_t nlinks = sg_link_count();
+    sg_link_t *links = sg_link_list();
+    if (rank == 0) /* the ranks share one address space: number the links once */
+        for (size_t l = 0; l < nlinks; l++) sg_link_set_data(links[l], (void *)(intptr_t)(l + 1));
+    MPI_Barrier(MPI_COMM_WORLD);
+    char *names = malloc((size_t)size * MPI_MAX_PROCESSOR_NAME), mine[MPI_MAX_PROCESSOR_NAME] = {0};
+    int len;
+    MPI_Get_processor_name(mine, &len);
+    MPI_Allgather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  MPI_COMM_WORLD);
+    double *load = calloc(nlinks, sizeof(double)), *total = calloc(nlinks, sizeof(double));
+    sg_host_t self = sg_host_by_name(mine);
+    xbt_dynar_t route = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    for (int p = 0; p < size; p++) {
+        if (p == rank || scounts[p] == 0) continue;
+        xbt_dynar_reset(route);
+        sg_host_get_route(self, sg_host_by_name(names + (size_t)p * MPI_MAX_PROCESSOR_NAME), route);
+        unsigned i;
+        sg_link_t link;
+        xbt_dynar_foreach (route, i, link) {
+            intptr_t id = (intptr_t)sg_link_get_data(link);
+            if (id > 0) load[id - 1] += scounts[p];
+        }
+    }
+    xbt_dynar_free(&route);
+    MPI_Reduce(load, total, (int)nlinks, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        double worst[2] = {0, 0};
+        const char *which[2] = {"-", "-"};
+        for (size_t l = 0; l < nlinks; l++) {
+            if (!sg_link_is_shared(links[l]) || total[l] == 0) continue;
+            const char *name = sg_link_get_name(links[l]);
+            int k = is_node_link(name);
+            double t = total[l] / sg_link_get_bandwidth(links[l]);
+            if (t > worst[k]) worst[k] = t, which[k] = name;
+        }
+        printf("links,%s,%.9g,%s,%.9g\n", which[0], worst[0], which[1], worst[1]);
+    }
+    xbt_free(links);
+    free(names);
+    free(load);
+    free(total);
+}
+#else
+static void print_busiest_links(const int *scounts, int rank, int size)
+{
+    (void)scounts, (void)rank, (void)size;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -256,7 +344,7 @@ int main(int argc, char **argv)
     /* Node layout (MPI_COMM_TYPE_SHARED) and bytes that leave ranks and nodes. */
     MPI_Comm node;
     int node_rank, q, nodes, is_leader;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    split_nodes(rank, &node);
     MPI_Comm_rank(node, &node_rank);
     MPI_Comm_size(node, &q);
     is_leader = node_rank == 0;
@@ -287,6 +375,7 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &work);
 
     double message_us = skew_mif > 0 ? measure_message_us(s) : 0;
+    print_busiest_links(scounts, rank, size);
 
     if (rank == 0 && header)
         printf("coll,algo,P,nodes,Q,S,dist,iters,t_min,t_avg,t_max,max_rank_send,"
