@@ -533,13 +533,7 @@ static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xch
                            .bandwidth = slow.bandwidth + tail.bandwidth,
                            .overhead = ti.overhead + tl.overhead,
                            .copy = ti.copy + tl.copy};
-    if (c->terms) {
-        c->terms->latency += sum.latency;
-        c->terms->overhead += sum.overhead;
-        c->terms->bandwidth += sum.bandwidth;
-        c->terms->copy += sum.copy;
-    }
-    return sum.latency + sum.overhead + sum.bandwidth + sum.copy;
+    return xchg_cost_add_terms(c, &sum);
 }
 
 #define OVERLAP_DESCRIPTOR(c)                                                          \
