@@ -31,7 +31,14 @@
  *    message per block, straight from the staging buffer it arrived in,
  *    and unpacks its own.
  * So the intra-node redistribution runs while inter-node messages are still
- * in flight. Every message's tag is the rank of the blocks' original source
+ * in flight. All inter-node receives and sends are posted at once, not in a
+ * window: there are only N-1 of each per rank (one per node, not one per
+ * rank as in a direct exchange), and a window would hold back exactly the
+ * arrivals whose forwarding is to overlap the rest.
+ * Plan (init, once per communicator, no messages): the ranks whose
+ * inter-node message this rank receives, and the off-node sources whose
+ * blocks reach it through another rank of its node, with that forwarder. A
+ * call only moves data. Every message's tag is the rank of the blocks' original source
  * (a forwarded block: the off-node source; a direct block or an inter-node
  * message: its sender), which is unique per sender/receiver pair: a
  * forwarder sends only off-node sources' blocks, a direct sender only its
@@ -429,20 +436,23 @@ fail:
 }
 
 /* Forward each inter-node message as it arrives (a header first posts the
- * receive of its data). */
+ * receive of its data). MPI_Waitany is called only while a request is
+ * pending: SimGrid SMPI 3.32 leaves the index unset (instead of
+ * MPI_UNDEFINED) when there is none. */
 static int forward_arrivals(overlap_call *c)
 {
-    int rc = MPI_SUCCESS, s;
-    /* messages whose data is empty arrive without a request */
-    for (s = 0; s < c->pl->num_sources; s++)
-        if (!c->awaiting_data[s] && c->arrivals[s] == MPI_REQUEST_NULL) XCHG_CHECK(forward(c, s));
-    for (;;) {
+    int rc = MPI_SUCCESS, s, pending = 0;
+    for (s = 0; s < c->pl->num_sources; s++) {
+        if (c->arrivals[s] != MPI_REQUEST_NULL) pending++;
+        else if (!c->awaiting_data[s]) XCHG_CHECK(forward(c, s)); /* empty: nothing comes */
+    }
+    while (pending > 0) {
         XCHG_CHECK(MPI_Waitany(c->pl->num_sources, c->arrivals, &s, MPI_STATUS_IGNORE));
-        if (s == MPI_UNDEFINED) break;
         if (c->awaiting_data[s]) {
             XCHG_CHECK(post_data_receive(c, s));
             if (c->arrivals[s] != MPI_REQUEST_NULL) continue;
         }
+        pending--;
         XCHG_CHECK(forward(c, s));
     }
 fail:
