@@ -23,13 +23,18 @@ double xchg_cost_of_phase(const xchg_cost_case *c, const xchg_platform *pl,
                           ph->remote_bytes * sharers * pl->beta_remote),
         .copy = ph->copy_bytes * pl->beta_copy,
     };
+    return xchg_cost_add_terms(c, &t);
+}
+
+double xchg_cost_add_terms(const xchg_cost_case *c, const xchg_cost_terms *t)
+{
     if (c->terms) {
-        c->terms->latency += t.latency;
-        c->terms->overhead += t.overhead;
-        c->terms->bandwidth += t.bandwidth;
-        c->terms->copy += t.copy;
+        c->terms->latency += t->latency;
+        c->terms->overhead += t->overhead;
+        c->terms->bandwidth += t->bandwidth;
+        c->terms->copy += t->copy;
     }
-    return t.latency + t.overhead + t.bandwidth + t.copy;
+    return t->latency + t->overhead + t->bandwidth + t->copy;
 }
 
 double xchg_cost_direct(const xchg_cost_case *c, const xchg_platform *pl, double rounds)

@@ -63,6 +63,9 @@ typedef struct xchg_cost_phase {
 double xchg_cost_of_phase(const xchg_cost_case *c, const xchg_platform *plat,
                           const xchg_cost_phase *ph);
 
+/* Add t to c->terms (when c collects them) and return t's total. */
+double xchg_cost_add_terms(const xchg_cost_case *c, const xchg_cost_terms *t);
+
 /* A direct exchange of one block with every other rank, posted in `rounds`
  * rounds (1: all at once; P-1: one peer at a time); of sparse exchanges only
  * the non-empty messages are posted (c->peers of P-1). */
