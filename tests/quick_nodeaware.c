@@ -169,26 +169,31 @@ int main(int argc, char **argv)
                 }
         }
     }
-    /* node_aware_overlap: the same cases; it has no inner exchange and
-     * reports no phases (its phases overlap). */
-    for (int c = 0; c < 2 && strstr("node_aware_overlap", filter); c++) {
-        const char *sel = "node_aware_overlap";
-        if (XCHG_Comm_set_algorithm(MPI_COMM_WORLD, c ? "alltoallv" : "alltoall", sel) != MPI_SUCCESS) {
-            fprintf(stderr, "set %s: %s\n", sel, XCHG_Last_error());
-            failures++;
-        } else if (c == 0) {
-            run_alltoall(sel, MPI_INT, 3, 0, "alltoall int x3");
-            run_alltoall(sel, MPI_INT, 0, 0, "alltoall zero");
-            run_alltoall(sel, vecr, 2, 0, "alltoall vector");
-            run_alltoall(sel, MPI_INT, 2, 1, "alltoall in-place");
-            tests += 4;
-        } else {
-            run_alltoallv(sel, MPI_INT, 1, 0, "alltoallv power-law");
-            run_alltoallv(sel, vecr, 2, 0, "alltoallv vector");
-            run_alltoallv(sel, MPI_INT, 3, 1, "alltoallv in-place");
-            tests += 3;
+    /* The overlapped exchanges: the same cases; they have no inner exchange
+     * and report no phases (their phases overlap). */
+    static const char *const overlapped[] = {
+        "node_aware_overlap", "node_aware_overlap:batches=1", "node_aware_overlap:batches=2",
+        "locality_aware_overlap:groups=2", "locality_aware_overlap:groups=2,batches=1",
+        "locality_aware_overlap:groups=3,batches=2"};
+    for (int o = 0; o < (int)(sizeof overlapped / sizeof overlapped[0]); o++)
+        for (int c = 0; c < 2 && strstr(overlapped[o], filter); c++) {
+            const char *sel = overlapped[o];
+            if (XCHG_Comm_set_algorithm(MPI_COMM_WORLD, c ? "alltoallv" : "alltoall", sel) != MPI_SUCCESS) {
+                fprintf(stderr, "set %s: %s\n", sel, XCHG_Last_error());
+                failures++;
+            } else if (c == 0) {
+                run_alltoall(sel, MPI_INT, 3, 0, "alltoall int x3");
+                run_alltoall(sel, MPI_INT, 0, 0, "alltoall zero");
+                run_alltoall(sel, vecr, 2, 0, "alltoall vector");
+                run_alltoall(sel, MPI_INT, 2, 1, "alltoall in-place");
+                tests += 4;
+            } else {
+                run_alltoallv(sel, MPI_INT, 1, 0, "alltoallv power-law");
+                run_alltoallv(sel, vecr, 2, 0, "alltoallv vector");
+                run_alltoallv(sel, MPI_INT, 3, 1, "alltoallv in-place");
+                tests += 3;
+            }
         }
-    }
     /* A communicator that is freed again: its context and cached
      * sub-communicators (and theirs) go with it. */
     for (int round = 0; round < 2; round++) {

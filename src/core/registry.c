@@ -18,13 +18,13 @@
     X(alltoallv_parlinna_coalesced) X(alltoallv_parlinna_staggered)                  \
     X(alltoallv_hierarchical) X(alltoallv_multileader) X(alltoallv_node_aware)       \
     X(alltoallv_locality_aware) X(alltoallv_multileader_node_aware)                  \
-    X(alltoallv_node_aware_overlap)                                                  \
+    X(alltoallv_node_aware_overlap) X(alltoallv_locality_aware_overlap)              \
     X(alltoall_pairwise) X(alltoall_nonblocking) X(alltoall_scattered)               \
     X(alltoall_linear) X(alltoall_multipair_blocking) X(alltoall_waitany)            \
     X(alltoall_testany) X(alltoall_bruck) X(alltoall_parlogna)                                            \
     X(alltoall_hierarchical) X(alltoall_multileader) X(alltoall_node_aware)          \
     X(alltoall_locality_aware) X(alltoall_multileader_node_aware)                    \
-    X(alltoall_node_aware_overlap)                                                   \
+    X(alltoall_node_aware_overlap) X(alltoall_locality_aware_overlap)                \
     X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)             \
     X(alltoall_rma_direct) X(allgather_rma_direct)                                   \
     X(alltoall_shm_direct) X(allgather_shm_direct)                                   \
@@ -102,7 +102,11 @@ static void describe_param(const xchg_param_desc *p, char *buf, size_t len)
     case XCHG_PARAM_INT: {
         format_bound(p->min, lo, sizeof lo);
         format_bound(p->max, hi, sizeof hi);
-        size_t used = (size_t)snprintf(buf, len, "%s=%" PRId64 " [%s..%s", p->name, p->def, lo, hi);
+        size_t used = p->def < 0 && p->names /* a special value: its name */
+                          ? (size_t)snprintf(buf, len, "%s=%s [%s..%s", p->name,
+                                             p->names[-p->def - 1], lo, hi)
+                          : (size_t)snprintf(buf, len, "%s=%" PRId64 " [%s..%s", p->name,
+                                             p->def, lo, hi);
         for (int i = 0; p->names && p->names[i] && used < len; i++)
             used += (size_t)snprintf(buf + used, len - used, "|%s", p->names[i]);
         if (used < len) snprintf(buf + used, len - used, "]");

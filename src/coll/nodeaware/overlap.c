@@ -1,0 +1,705 @@
+/*
+ * Overlapped node- and locality-aware all-to-all: our variant of the
+ * node-aware exchange (Algorithm 4, Figure 4) and of the locality-aware one
+ * (Algorithm 4 with several regions per node, Figure 5) of
+ *   S. Kinkead, J. Wesley, W. Schonbein, D. DeBonis, M. G. F. Dosanjh,
+ *   A. Bienz. Scaling All-to-all Operations Across Emerging Many-Core
+ *   Supercomputers. In: Workshops of SC '25 (SC Workshops '25), ACM, 2025.
+ *   DOI 10.1145/3731599.3767393
+ * which are the three-step aggregation of Section 3 of
+ *   G. Collom, R. P. Li, A. Bienz. Optimizing Irregular Communication with
+ *   Neighborhood Collectives and Locality-Aware Parallelism. In: Workshops
+ *   of SC '23 (SC-W 2023), ACM, 2023. DOI 10.1145/3624062.3624111
+ * without its first step. The papers run the exchange between units and the
+ * redistribution inside them one after the other (node_aware,
+ * locality_aware: engine.c); overlapping the two, as described here, is ours.
+ *
+ * Units. A unit is a node (node_aware_overlap) or one of g' = min(g, Q_n)
+ * regions of node n, the local ranks [floor(r Q_n/g'), floor((r+1) Q_n/g'))
+ * (locality_aware_overlap:groups=g; the regions of locality_aware). Nodes
+ * come from the xchg topology, so XCHG_VIRTUAL_NODES, uneven nodes and any
+ * placement. Rank (u,j) is member j of unit u, K_u members.
+ *
+ * Schedule. Everything is posted at once, in one round:
+ *  - between units: (u,j) sends to every other unit v ONE message holding
+ *    its blocks for all members of v (in member order) to the channel rank
+ *    (v, j mod K_v) (the engine's channel rule for uneven units: several
+ *    ranks of u may reach one rank of v, and a rank of v may get nothing
+ *    from u; each rank knows from the topology which sources it expects).
+ *    Units are visited from u+1 on, so every unit's first messages go to
+ *    different units;
+ *  - inside the unit: the blocks between members of one unit go directly,
+ *    one message each, with the user's datatypes;
+ *  - forwarding: a message from unit v that (u,i) receives holds blocks for
+ *    every member of u; (u,i) sends them on to their destinations (u,k). Its
+ *    sources (in order of the step at which they send to u) are cut into
+ *    `batches` balanced contiguous batches. batches=each (the default): as
+ *    soon as (MPI_Waitany) a message arrives, each of its blocks leaves for
+ *    its destination, one message per block, straight from the staging
+ *    buffer it arrived in, and the destination pre-posted that receive
+ *    straight into its receive buffer. batches=b: once every message of a
+ *    batch is in, (u,i) sends each destination ONE message with its blocks
+ *    from all of the batch's sources (copied together), which the
+ *    destination receives into scratch and unpacks at the end. Fewer
+ *    messages (b (K-1) instead of (U-1)(K-1) per rank, U units) for less
+ *    overlap and one more copy; batches=1 forwards once, after every
+ *    message is in, which is node_aware's schedule with the direct
+ *    intra-node blocks and the lengths riding with the data.
+ * So the redistribution runs while messages between units are still in
+ * flight. The messages between units are all posted at once, not in a
+ * window: there are only U-1 of each per rank, and a window would hold back
+ * exactly the arrivals whose forwarding is to overlap the rest.
+ * Plan (init, once per communicator and parameters, no messages): the units,
+ * the ranks whose message this rank receives, its batches, and the blocks
+ * that reach it through another member of its unit, grouped into that
+ * forwarder's batch messages. A call only moves data.
+ * Tags: a direct block and a message between units carry their sender's
+ * rank; a forwarded message the rank of the first source of its batch (each
+ * batch's sources are distinct, and never the forwarder itself). So tags
+ * are unique per sender/receiver pair, and P-1 must not exceed MPI_TAG_UB
+ * (at least 32767 by the standard): the algorithm says it is not applicable
+ * otherwise.
+ *
+ * alltoallv. The forwarder does not know the lengths of the blocks it
+ * receives, so every message between units is preceded by a header message
+ * of K_v 8-byte block lengths, sent right behind it without waiting (header
+ * and data leave together; the receiver pre-posts the headers, whose size it
+ * knows, and posts the data receive when the header is in). This costs one
+ * small extra message per unit pair but no dependent round at the sender,
+ * and keeps every receive known in advance, so one MPI_Waitany loop drives
+ * both collectives. The alternative, one message prefixed with the lengths
+ * and matched with MPI_Improbe/MPI_Mrecv, saves that message but cannot be
+ * pre-posted: the receiver must poll every expected source with
+ * MPI_Improbe (a busy loop on oversubscribed nodes), and SimGrid SMPI
+ * charges every unsuccessful probe a simulated delay (smpi/iprobe, 100 us by
+ * default), which would swamp the 2 us latencies being modelled. alltoall
+ * needs no headers: every length is the block size. A forwarded message's
+ * destination knows its length from its own receive counts.
+ *
+ * Datatypes: data between units and forwarded data are packed bytes
+ * (xchg_pack_block / xchg_unpack_block). Blocks forwarded alone land in the
+ * receive buffer directly when its type is contiguous; batched ones, and
+ * any with a non-contiguous type, land in scratch, unpacked at the end.
+ * Blocks and messages of zero bytes are not sent, and not expected: both
+ * sides know each length (the receiver from its counts, the forwarder from
+ * the header or the block size). A message whose byte count exceeds INT_MAX
+ * is refused with MPI_ERR_COUNT.
+ *
+ * Why the buffers are safe while requests are in flight:
+ *  - the send staging (packed blocks and headers for all units) is written
+ *    once, before its Isends, and freed only after the final MPI_Waitall;
+ *  - each message between units has its own receive staging buffer, used by
+ *    exactly one receive; blocks are forwarded from it (or copied out of it
+ *    into a batch buffer) only after that receive completed, it is never
+ *    written again, and it is freed only after the final MPI_Waitall, which
+ *    covers every forward Isend; a batch buffer is written once, before its
+ *    Isends, and freed after the same MPI_Waitall;
+ *  - pre-posted receives write disjoint blocks of the receive buffer or
+ *    disjoint ranges of the unpack scratch, one receive per source or batch,
+ *    and nothing else writes there: the own block and this rank's own
+ *    forwarded blocks are copied into blocks that have no receive posted;
+ *  - no scratch aliases the user's buffers, and direct sends read the send
+ *    buffer, which MPI_IN_PLACE has already made a copy of (xchg_args).
+ *  On an error, every request posted so far is waited for before anything
+ *  is freed.
+ *
+ * Cost (N nodes of Q ranks, g units per node of K = Q/g ranks, U = N g
+ * units, m bytes per block, b' batches), per rank: U-1 messages of K m bytes
+ * to other units ((N-1) g of them off the node; alltoallv: plus U-1 headers
+ * of 8K bytes), b' (K-1) forwarded messages (together (U-1)(K-1) m bytes),
+ * K-1 direct ones. Bytes: (P-Q) m leave the node, P m are packed. Time:
+ * max(T_between, T_forward) + the message overheads + the forwarding of the
+ * last batch, where T_between = alpha_remote + (N-1) Q m Q beta_remote (the
+ * node's link shared by its Q ranks) and T_forward = alpha_local +
+ * (U-1)(K-1) m beta_local, against their sum for node_aware.
+ * Memory: the packed send staging (about P m, plus headers), a receive
+ * staging per message between units (together about P m), batch buffers
+ * and the unpack scratch (each at most the forwarded bytes), the request
+ * arrays.
+ */
+#include "overlap.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/error.h"
+#include "../../core/exchange.h"
+#include "../../select/model.h"
+
+const char *const xchg_overlap_batch_names[] = {"each", NULL};
+
+/* What a rank needs of the units, built once per communicator. */
+typedef struct overlap_plan {
+    int num_units;
+    int *unit_of, *index_of;        /* [P] each rank's unit and its position there */
+    int *unit_first, *unit_members; /* unit v = unit_members[unit_first[v]..unit_first[v+1]) */
+    int me, unit, local, K;         /* this rank's unit, position, unit size */
+    int num_sources;                /* ranks whose message for my unit reaches me */
+    int *sources;                   /* [num_sources] in the order they send to my unit */
+    int num_batches;                /* my sources' batches */
+    int *batch_first;               /* [num_batches + 1] batch b = sources[first[b]..first[b+1]) */
+    int *batch_of;                  /* [num_sources] each source's batch */
+    int num_forwarded;              /* blocks reaching me through another member */
+    int *forwarded_src;             /* [num_forwarded] their sources, grouped by message */
+    int num_inbound;                /* forwarded messages: one per forwarder and batch */
+    int *inbound_first;             /* [num_inbound + 1] message i = forwarded entries
+                                       [first[i], first[i+1]) */
+    int *inbound_via;               /* [num_inbound] the forwarder */
+    int *mem;
+} overlap_plan;
+
+static int unit_size(const overlap_plan *pl, int v)
+{
+    return pl->unit_first[v + 1] - pl->unit_first[v];
+}
+
+/* Member i of unit v. */
+static int rank_on(const overlap_plan *pl, int v, int i)
+{
+    return pl->unit_members[pl->unit_first[v] + i];
+}
+
+/* The rank of unit `to` that rank `from` sends its message for `to` to. */
+static int channel_of(const overlap_plan *pl, int from, int to)
+{
+    return rank_on(pl, to, pl->index_of[from] % unit_size(pl, to));
+}
+
+/* The ranks whose message for `rank`'s unit goes to `rank`, in the order of
+ * the step at which they send it (unit u-1 first); returns how many. */
+static int sources_of(const overlap_plan *pl, int rank, int *out)
+{
+    const int u = pl->unit_of[rank], U = pl->num_units;
+    int n = 0;
+    for (int step = 1; step < U; step++) {
+        int v = (u - step + U) % U;
+        for (int j = 0; j < unit_size(pl, v); j++)
+            if (channel_of(pl, rank_on(pl, v, j), u) == rank) out[n++] = rank_on(pl, v, j);
+    }
+    return n;
+}
+
+/* Batches of n sources: b' = min(batches, n) balanced contiguous pieces. */
+static int batch_count(int64_t batches, int n)
+{
+    return batches == XCHG_OVERLAP_EACH || batches > n ? n : (int)batches;
+}
+
+static int batch_start(int b, int n, int nb) { return (int)((int64_t)b * n / nb); }
+
+void xchg_overlap_free(xchg_plan *plan)
+{
+    overlap_plan *pl = plan->state;
+    if (!pl) return;
+    free(pl->mem);
+    free(pl);
+    plan->state = NULL;
+}
+
+/* Units: each node's ranks cut into min(groups, Q) contiguous regions. */
+static void build_units(overlap_plan *pl, const xchg_topology *t, int groups)
+{
+    int v = 0, used = 0;
+    pl->unit_first[0] = 0;
+    for (int n = 0; n < t->num_nodes; n++) {
+        int Q = t->node_size[n], g = groups < Q ? groups : Q;
+        for (int r = 0; r < g; r++) {
+            int lo = (int)((int64_t)r * Q / g), hi = (int)((int64_t)(r + 1) * Q / g);
+            for (int l = lo; l < hi; l++) {
+                int rank = xchg_rank_on_node(t, n, l);
+                pl->unit_of[rank] = v, pl->index_of[rank] = l - lo;
+                pl->unit_members[used++] = rank;
+            }
+            pl->unit_first[++v] = used;
+        }
+    }
+    pl->num_units = v;
+}
+
+int xchg_overlap_init(xchg_plan *plan, const xchg_overlap_spec *spec)
+{
+    const int P = plan->ctx->size;
+    int rc = MPI_SUCCESS;
+    overlap_plan *pl = calloc(1, sizeof *pl);
+    if (!pl) return xchg_error(MPI_ERR_NO_MEM, "overlap: out of memory");
+    plan->state = pl;
+    XCHG_ALLOC(pl->mem, (size_t)(12 * P + 4) * sizeof(int));
+    int *m = pl->mem;
+    pl->unit_of = m, m += P;
+    pl->index_of = m, m += P;
+    pl->unit_first = m, m += P + 1;
+    pl->unit_members = m, m += P;
+    pl->sources = m, m += P;
+    pl->batch_first = m, m += P + 1;
+    pl->batch_of = m, m += P;
+    pl->forwarded_src = m, m += P;
+    pl->inbound_first = m, m += P + 1;
+    pl->inbound_via = m, m += P;
+    int *theirs = m; /* [P] a forwarder's sources */
+    build_units(pl, &plan->ctx->topo, spec->groups);
+    pl->me = plan->ctx->rank;
+    pl->unit = pl->unit_of[pl->me];
+    pl->local = pl->index_of[pl->me];
+    pl->K = unit_size(pl, pl->unit);
+    pl->num_sources = sources_of(pl, pl->me, pl->sources);
+    pl->num_batches = batch_count(spec->batches, pl->num_sources);
+    for (int b = 0; b <= pl->num_batches; b++)
+        pl->batch_first[b] = batch_start(b, pl->num_sources, pl->num_batches);
+    for (int b = 0; b < pl->num_batches; b++)
+        for (int s = pl->batch_first[b]; s < pl->batch_first[b + 1]; s++) pl->batch_of[s] = b;
+    /* What the other members forward to me, message by message. */
+    pl->inbound_first[0] = 0;
+    for (int k = 1; k < pl->K; k++) {
+        int via = rank_on(pl, pl->unit, (pl->local + pl->K - k) % pl->K);
+        int n = sources_of(pl, via, theirs), nb = batch_count(spec->batches, n);
+        for (int b = 0; b < nb; b++) {
+            for (int s = batch_start(b, n, nb); s < batch_start(b + 1, n, nb); s++)
+                pl->forwarded_src[pl->num_forwarded++] = theirs[s];
+            pl->inbound_via[pl->num_inbound] = via;
+            pl->inbound_first[++pl->num_inbound] = pl->num_forwarded;
+        }
+    }
+fail:
+    if (rc != MPI_SUCCESS) xchg_overlap_free(plan);
+    return rc;
+}
+
+/* One call's buffers and requests. */
+typedef struct overlap_call {
+    xchg_context *ctx;
+    const xchg_args *a;
+    const overlap_plan *pl;
+    int with_headers;            /* alltoallv: block lengths travel ahead */
+    MPI_Request *reqs;           /* everything but the receives between units */
+    int nreqs;
+    size_t reqs_bytes;
+    MPI_Request *arrivals;       /* [num_sources] receives between units (header or data) */
+    int *awaiting_data;          /* [num_sources] the header is in, the data not yet */
+    int *batch_missing;          /* [num_batches] messages of the batch not yet in */
+    int64_t *lengths;            /* [num_sources * K] block lengths of each message */
+    char **staging;              /* [num_sources] receive staging of each message */
+    size_t *staging_bytes;
+    char **batch_buf;            /* [num_batches] blocks of a batch, by destination */
+    size_t *batch_buf_bytes;
+    char *outbox;                /* headers, then the packed messages between units */
+    size_t outbox_bytes;
+    char *unpack;                /* forwarded blocks that do not land in place */
+    size_t unpack_bytes;
+    int64_t *unpack_off;         /* [num_forwarded], -1: in place */
+    int64_t *cursor;             /* [num_sources] read offsets while a batch is copied */
+    void *arrays;
+    size_t arrays_bytes;
+} overlap_call;
+
+static int as_count(int64_t bytes, int *count)
+{
+    if (bytes > INT_MAX)
+        return xchg_error(MPI_ERR_COUNT, "overlap: a message of %lld bytes exceeds INT_MAX",
+                          (long long)bytes);
+    *count = (int)bytes;
+    return MPI_SUCCESS;
+}
+
+static int isend_bytes(overlap_call *c, const void *buf, int64_t bytes, int to, int tag)
+{
+    int rc, count = 0;
+    XCHG_CHECK(as_count(bytes, &count));
+    XCHG_CHECK(MPI_Isend(buf, count, MPI_BYTE, to, tag, c->a->comm, &c->reqs[c->nreqs]));
+    c->nreqs++;
+fail:
+    return rc;
+}
+
+static int irecv_bytes(overlap_call *c, void *buf, int64_t bytes, int from, int tag,
+                       MPI_Request *req)
+{
+    int rc, count = 0;
+    XCHG_CHECK(as_count(bytes, &count));
+    XCHG_CHECK(MPI_Irecv(buf, count, MPI_BYTE, from, tag, c->a->comm, req));
+fail:
+    return rc;
+}
+
+/* Bytes of this rank's blocks for the members of unit v. */
+static int64_t bytes_for_unit(const overlap_call *c, int v)
+{
+    int64_t total = 0;
+    for (int k = 0; k < unit_size(c->pl, v); k++) total += c->a->send.bytes[rank_on(c->pl, v, k)];
+    return total;
+}
+
+/* A forwarded message lands in place: one block, contiguous receive type. */
+static int lands_in_place(const overlap_call *c, int i)
+{
+    const overlap_plan *pl = c->pl;
+    return c->a->recv.type.contiguous && pl->inbound_first[i + 1] - pl->inbound_first[i] == 1;
+}
+
+static void *scratch(overlap_call *c, size_t bytes)
+{
+    void *p = xchg_scratch_alloc(c->ctx, bytes);
+    if (!p) xchg_error(MPI_ERR_NO_MEM, "overlap: out of memory (%zu bytes)", bytes);
+    return p;
+}
+
+/* Per-call memory: requests, per-source and per-batch arrays, unpack scratch. */
+static int call_alloc(overlap_call *c)
+{
+    const overlap_plan *pl = c->pl;
+    const int ns = pl->num_sources, nb = pl->num_batches;
+    size_t nreqs = 2 * (size_t)pl->num_units + (size_t)nb * pl->K + (size_t)pl->num_inbound +
+                   2 * (size_t)pl->K;
+    c->reqs_bytes = nreqs * sizeof(MPI_Request);
+    c->arrays_bytes = (size_t)ns * (sizeof(MPI_Request) + sizeof(int) + sizeof(char *) +
+                                    sizeof(size_t) + ((size_t)pl->K + 1) * sizeof(int64_t)) +
+                      (size_t)nb * (sizeof(char *) + sizeof(size_t) + sizeof(int)) +
+                      (size_t)pl->num_forwarded * sizeof(int64_t) + 1;
+    if (!(c->reqs = scratch(c, c->reqs_bytes)) || !(c->arrays = scratch(c, c->arrays_bytes)))
+        return MPI_ERR_NO_MEM;
+    memset(c->arrays, 0, c->arrays_bytes);
+    /* 8-byte members first, so that every array is aligned */
+    c->lengths = c->arrays;
+    c->unpack_off = c->lengths + (size_t)ns * pl->K;
+    c->cursor = c->unpack_off + pl->num_forwarded;
+    c->staging = (char **)(c->cursor + ns);
+    c->batch_buf = c->staging + ns;
+    c->staging_bytes = (size_t *)(c->batch_buf + nb);
+    c->batch_buf_bytes = c->staging_bytes + ns;
+    c->arrivals = (MPI_Request *)(c->batch_buf_bytes + nb);
+    c->awaiting_data = (int *)(c->arrivals + ns);
+    c->batch_missing = c->awaiting_data + ns;
+    for (int s = 0; s < ns; s++) c->arrivals[s] = MPI_REQUEST_NULL;
+    for (int b = 0; b < nb; b++) c->batch_missing[b] = pl->batch_first[b + 1] - pl->batch_first[b];
+    int64_t total = 0;
+    for (int i = 0; i < pl->num_inbound; i++)
+        for (int f = pl->inbound_first[i]; f < pl->inbound_first[i + 1]; f++) {
+            c->unpack_off[f] = lands_in_place(c, i) ? -1 : total;
+            if (!lands_in_place(c, i)) total += c->a->recv.bytes[pl->forwarded_src[f]];
+        }
+    c->unpack_bytes = (size_t)total + 1;
+    if (!(c->unpack = scratch(c, c->unpack_bytes))) return MPI_ERR_NO_MEM;
+    return MPI_SUCCESS;
+}
+
+static void call_free(overlap_call *c)
+{
+    if (c->arrays) {
+        for (int s = 0; s < c->pl->num_sources; s++)
+            xchg_scratch_free(c->ctx, c->staging[s], c->staging_bytes[s]);
+        for (int b = 0; b < c->pl->num_batches; b++)
+            xchg_scratch_free(c->ctx, c->batch_buf[b], c->batch_buf_bytes[b]);
+    }
+    xchg_scratch_free(c->ctx, c->unpack, c->unpack_bytes);
+    xchg_scratch_free(c->ctx, c->outbox, c->outbox_bytes);
+    xchg_scratch_free(c->ctx, c->arrays, c->arrays_bytes);
+    xchg_scratch_free(c->ctx, c->reqs, c->reqs_bytes);
+}
+
+/* Receive source s's message into a staging buffer of its own. */
+static int post_data_receive(overlap_call *c, int s)
+{
+    const int64_t *len = c->lengths + (size_t)s * c->pl->K;
+    int64_t total = 0;
+    for (int k = 0; k < c->pl->K; k++) total += len[k];
+    c->staging_bytes[s] = (size_t)total + 1;
+    if (!(c->staging[s] = scratch(c, c->staging_bytes[s]))) return MPI_ERR_NO_MEM;
+    c->awaiting_data[s] = 0;
+    if (total == 0) return MPI_SUCCESS; /* nothing comes: the request stays null */
+    int src = c->pl->sources[s];
+    return irecv_bytes(c, c->staging[s], total, src, src, &c->arrivals[s]);
+}
+
+/* The first receive of every message between units: its header (alltoallv)
+ * or, with every length known (alltoall), its data. */
+static int post_arrivals(overlap_call *c)
+{
+    const overlap_plan *pl = c->pl;
+    int rc = MPI_SUCCESS;
+    for (int s = 0; s < pl->num_sources; s++) {
+        int64_t *len = c->lengths + (size_t)s * pl->K;
+        if (c->with_headers) {
+            c->awaiting_data[s] = 1;
+            XCHG_CHECK(irecv_bytes(c, len, (int64_t)pl->K * (int64_t)sizeof(int64_t),
+                                   pl->sources[s], pl->sources[s], &c->arrivals[s]));
+        } else {
+            for (int k = 0; k < pl->K; k++) len[k] = c->a->uniform_bytes;
+            XCHG_CHECK(post_data_receive(c, s));
+        }
+    }
+fail:
+    return rc;
+}
+
+/* Where forwarded entry f lands: the receive buffer, or the unpack scratch. */
+static char *forwarded_block_ptr(const overlap_call *c, int f)
+{
+    if (c->unpack_off[f] < 0) return xchg_side_block_ptr(&c->a->recv, c->pl->forwarded_src[f]);
+    return c->unpack + c->unpack_off[f];
+}
+
+/* Receives of the messages forwarded to me and of my unit's direct blocks. */
+static int post_unit_receives(overlap_call *c)
+{
+    const overlap_plan *pl = c->pl;
+    const xchg_args *a = c->a;
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < pl->num_inbound; i++) {
+        int first = pl->inbound_first[i];
+        int64_t bytes = 0;
+        for (int f = first; f < pl->inbound_first[i + 1]; f++)
+            bytes += a->recv.bytes[pl->forwarded_src[f]];
+        if (bytes == 0) continue;
+        XCHG_CHECK(irecv_bytes(c, forwarded_block_ptr(c, first), bytes, pl->inbound_via[i],
+                               pl->forwarded_src[first], &c->reqs[c->nreqs]));
+        c->nreqs++;
+    }
+    for (int k = 1; k < pl->K; k++) {
+        int peer = rank_on(pl, pl->unit, (pl->local + pl->K - k) % pl->K);
+        if (a->recv.bytes[peer] == 0) continue;
+        XCHG_CHECK(xchg_irecv_block(a, peer, peer, &c->reqs[c->nreqs]));
+        c->nreqs++;
+    }
+fail:
+    return rc;
+}
+
+/* Pack and send one message (and alltoallv: its header first) to every other
+ * unit, the next unit first. */
+static int post_unit_sends(overlap_call *c)
+{
+    const overlap_plan *pl = c->pl;
+    const xchg_args *a = c->a;
+    const int U = pl->num_units;
+    int rc = MPI_SUCCESS;
+    int64_t data_bytes = 0, header_count = 0;
+    for (int v = 0; v < U; v++)
+        if (v != pl->unit) data_bytes += bytes_for_unit(c, v), header_count += unit_size(pl, v);
+    if (!c->with_headers) header_count = 0;
+    /* headers first in the outbox, so that they are 8-byte aligned */
+    c->outbox_bytes = (size_t)header_count * sizeof(int64_t) + (size_t)data_bytes + 1;
+    if (!(c->outbox = scratch(c, c->outbox_bytes))) return MPI_ERR_NO_MEM;
+    int64_t *header = (int64_t *)c->outbox;
+    char *data = c->outbox + header_count * (int64_t)sizeof(int64_t);
+    for (int step = 1; step < U; step++) {
+        int v = (pl->unit + step) % U, to = channel_of(pl, pl->me, v), Kv = unit_size(pl, v);
+        int64_t bytes = 0;
+        for (int k = 0; k < Kv; k++) {
+            int dst = rank_on(pl, v, k);
+            if (c->with_headers) header[k] = a->send.bytes[dst];
+            XCHG_CHECK(xchg_pack_block(&a->send, dst, data + bytes));
+            bytes += a->send.bytes[dst];
+        }
+        if (c->with_headers) {
+            XCHG_CHECK(isend_bytes(c, header, (int64_t)Kv * (int64_t)sizeof(int64_t), to, pl->me));
+            header += Kv;
+        }
+        if (bytes > 0) XCHG_CHECK(isend_bytes(c, data, bytes, to, pl->me));
+        data += bytes;
+    }
+fail:
+    return rc;
+}
+
+static int post_direct_sends(overlap_call *c)
+{
+    const overlap_plan *pl = c->pl;
+    int rc = MPI_SUCCESS;
+    for (int k = 1; k < pl->K; k++) {
+        int peer = rank_on(pl, pl->unit, (pl->local + k) % pl->K);
+        if (c->a->send.bytes[peer] == 0) continue;
+        XCHG_CHECK(xchg_isend_block(c->a, peer, pl->me, &c->reqs[c->nreqs]));
+        c->nreqs++;
+    }
+fail:
+    return rc;
+}
+
+/* Source s's message is in: unpack my own block; alone in its batch, send
+ * each other block on to its destination straight from the staging buffer. */
+static int forward_one(overlap_call *c, int s, int alone)
+{
+    const overlap_plan *pl = c->pl;
+    const int src = pl->sources[s];
+    const int64_t *len = c->lengths + (size_t)s * pl->K;
+    const char *block = c->staging[s];
+    int rc = MPI_SUCCESS;
+    for (int k = 0; k < pl->K; block += len[k], k++) {
+        int dst = rank_on(pl, pl->unit, k);
+        if (dst == pl->me) {
+            if (len[k] != c->a->recv.bytes[src]) {
+                rc = xchg_error(MPI_ERR_TRUNCATE, "rank %d sent %lld bytes but rank %d expects %lld",
+                                src, (long long)len[k], pl->me, (long long)c->a->recv.bytes[src]);
+                goto fail;
+            }
+            XCHG_CHECK(xchg_unpack_block(&c->a->recv, src, block));
+        } else if (alone && len[k] > 0) {
+            XCHG_CHECK(isend_bytes(c, block, len[k], dst, src));
+        }
+    }
+fail:
+    return rc;
+}
+
+/* Every message of batch b is in: send each other member one message with
+ * its blocks from all of the batch's sources, copied together. */
+static int forward_batch(overlap_call *c, int b)
+{
+    const overlap_plan *pl = c->pl;
+    const int first = pl->batch_first[b], last = pl->batch_first[b + 1];
+    int rc = MPI_SUCCESS;
+    int64_t total = 0;
+    for (int s = first; s < last; s++)
+        for (int k = 0; k < pl->K; k++)
+            if (k != pl->local) total += c->lengths[(size_t)s * pl->K + k];
+    c->batch_buf_bytes[b] = (size_t)total + 1;
+    if (!(c->batch_buf[b] = scratch(c, c->batch_buf_bytes[b]))) return MPI_ERR_NO_MEM;
+    char *out = c->batch_buf[b];
+    for (int s = first; s < last; s++) c->cursor[s] = 0;
+    for (int k = 0; k < pl->K; k++) {
+        int64_t bytes = 0;
+        for (int s = first; s < last; s++) {
+            int64_t len = c->lengths[(size_t)s * pl->K + k];
+            if (k != pl->local) memcpy(out + bytes, c->staging[s] + c->cursor[s], (size_t)len);
+            if (k != pl->local) bytes += len;
+            c->cursor[s] += len;
+        }
+        if (bytes > 0)
+            XCHG_CHECK(isend_bytes(c, out, bytes, rank_on(pl, pl->unit, k), pl->sources[first]));
+        out += bytes;
+    }
+fail:
+    return rc;
+}
+
+/* Source s's message is in: forward it alone, or as part of its batch. */
+static int forward(overlap_call *c, int s)
+{
+    const overlap_plan *pl = c->pl;
+    int b = pl->batch_of[s], rc;
+    int alone = pl->batch_first[b + 1] - pl->batch_first[b] == 1;
+    XCHG_CHECK(forward_one(c, s, alone));
+    if (!alone && --c->batch_missing[b] == 0) XCHG_CHECK(forward_batch(c, b));
+fail:
+    return rc;
+}
+
+/* Forward each message between units as it arrives (a header first posts
+ * the receive of its data). MPI_Waitany is called only while a request is
+ * pending: SimGrid SMPI 3.32 leaves the index unset (instead of
+ * MPI_UNDEFINED) when there is none. */
+static int forward_arrivals(overlap_call *c)
+{
+    const overlap_plan *pl = c->pl;
+    int rc = MPI_SUCCESS, s, pending = 0;
+    for (s = 0; s < pl->num_sources; s++) {
+        if (c->arrivals[s] != MPI_REQUEST_NULL) pending++;
+        else if (!c->awaiting_data[s]) XCHG_CHECK(forward(c, s)); /* empty */
+    }
+    while (pending > 0) {
+        XCHG_CHECK(MPI_Waitany(pl->num_sources, c->arrivals, &s, MPI_STATUS_IGNORE));
+        if (c->awaiting_data[s]) {
+            XCHG_CHECK(post_data_receive(c, s));
+            if (c->arrivals[s] != MPI_REQUEST_NULL) continue;
+        }
+        pending--;
+        XCHG_CHECK(forward(c, s));
+    }
+fail:
+    return rc;
+}
+
+static int unpack_forwarded(overlap_call *c)
+{
+    int rc = MPI_SUCCESS;
+    for (int f = 0; f < c->pl->num_forwarded; f++)
+        if (c->unpack_off[f] >= 0)
+            XCHG_CHECK(xchg_unpack_block(&c->a->recv, c->pl->forwarded_src[f], forwarded_block_ptr(c, f)));
+fail:
+    return rc;
+}
+
+int xchg_overlap_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+{
+    overlap_call c = {.ctx = ctx, .a = a, .pl = plan->state,
+                      .with_headers = a->uniform_bytes < 0};
+    int rc;
+    XCHG_CHECK(call_alloc(&c));
+    XCHG_CHECK(post_arrivals(&c));
+    XCHG_CHECK(post_unit_receives(&c));
+    XCHG_CHECK(post_unit_sends(&c));
+    XCHG_CHECK(post_direct_sends(&c));
+    XCHG_CHECK(xchg_copy_self_block(a));
+    XCHG_CHECK(forward_arrivals(&c));
+    XCHG_CHECK(MPI_Waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE));
+    c.nreqs = 0;
+    XCHG_CHECK(unpack_forwarded(&c));
+fail:
+    if (rc != MPI_SUCCESS && c.arrays) { /* nothing may outlive its buffer */
+        MPI_Waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE);
+        MPI_Waitall(c.pl->num_sources, c.arrivals, MPI_STATUSES_IGNORE);
+    }
+    call_free(&c);
+    return rc;
+}
+
+/* Every message is tagged with a rank: P-1 must be a valid tag. */
+const char *xchg_overlap_applicable(const xchg_context *ctx, const xchg_choice *choice)
+{
+    (void)choice;
+    int *tag_ub = NULL, found = 0, bound = 32767; /* the standard's least MPI_TAG_UB */
+    if (MPI_Comm_get_attr(ctx->comm, MPI_TAG_UB, &tag_ub, &found) == MPI_SUCCESS && found)
+        bound = *tag_ub;
+    if (ctx->size - 1 > bound) return "the overlapped exchanges tag messages with ranks: needs P-1 <= MPI_TAG_UB";
+    return NULL;
+}
+
+/* A phase's cost terms, kept apart so that they can be combined. */
+static xchg_cost_terms phase_terms(const xchg_cost_case *c, const xchg_platform *plat,
+                                   const xchg_cost_phase *ph)
+{
+    xchg_cost_terms t = {0};
+    xchg_cost_case alone = *c;
+    alone.terms = &t;
+    xchg_cost_of_phase(&alone, plat, ph);
+    return t;
+}
+
+/*
+ * The model: the messages between units (U-1 of K m bytes, (N-1) g of them
+ * off the node, sharing its link; alltoallv adds as many headers) and the
+ * messages inside the unit (b' (K-1) forwarded, together (U-1)(K-1) m bytes,
+ * plus K-1 direct ones of m bytes) travel at the same time, so their latency
+ * and bandwidth terms count once, the larger; their per-message overheads
+ * and the copies are spent by one CPU and add up. The forwarding of the last
+ * batch cannot overlap anything.
+ */
+double xchg_overlap_cost(const xchg_cost_case *c, const xchg_platform *plat,
+                         const xchg_overlap_spec *spec)
+{
+    const double N = c->nodes, Q = c->ppn, m = c->block;
+    const double g = spec->groups < c->ppn ? spec->groups : c->ppn, K = Q / g, U = N * g;
+    const double batches = spec->batches == XCHG_OVERLAP_EACH || spec->batches > U - 1
+                               ? U - 1 : (double)spec->batches;
+    const int is_v = c->coll == XCHG_ALLTOALLV;
+    const double copied_again = batches < U - 1 ? 2 : 0; /* into the batch, out of scratch */
+    xchg_cost_phase between = {.rounds = U > 1, .remote_msgs = (N - 1) * g * (1 + is_v),
+                               .local_msgs = (g - 1) * (1 + is_v),
+                               .remote_bytes = (N - 1) * Q * (m + is_v * 8),
+                               .local_bytes = (g - 1) * K * (m + is_v * 8),
+                               .copy_bytes = (U - 1) * (K + 1) * m /* pack; unpack own */};
+    xchg_cost_phase inside = {.rounds = K > 1, .local_msgs = batches * (K - 1) + K - 1,
+                              .local_bytes = U * (K - 1) * m,
+                              .copy_bytes = copied_again * (U - 1) * (K - 1) * m};
+    double tail_blocks = U > 1 && batches > 0 ? (U - 1) / batches : 0;
+    xchg_cost_phase last = {.rounds = U > 1 && K > 1, .local_msgs = U > 1 ? K - 1 : 0,
+                            .local_bytes = U > 1 ? (K - 1) * tail_blocks * m : 0};
+    xchg_cost_terms tb = phase_terms(c, plat, &between), ti = phase_terms(c, plat, &inside);
+    xchg_cost_terms tail = phase_terms(c, plat, &last);
+    xchg_cost_terms slow = tb.latency + tb.bandwidth > ti.latency + ti.bandwidth ? tb : ti;
+    xchg_cost_terms sum = {.latency = slow.latency + tail.latency,
+                           .bandwidth = slow.bandwidth + tail.bandwidth,
+                           .overhead = tb.overhead + ti.overhead,
+                           .copy = tb.copy + ti.copy};
+    return xchg_cost_add_terms(c, &sum);
+}
