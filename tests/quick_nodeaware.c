@@ -189,6 +189,30 @@ int main(int argc, char **argv)
             tests += 3;
         }
     }
+    /* multileader_overlap: the same cases, one and two leaders per node,
+     * one gather piece per member and several. */
+    static const char *const mlo_sels[] = {
+        "multileader_overlap:leaders=1,chunks=1", "multileader_overlap:leaders=1,chunks=3",
+        "multileader_overlap:leaders=2,chunks=1", "multileader_overlap:leaders=2,chunks=8"};
+    for (int si = 0; si < 4 && strstr("multileader_overlap", filter); si++)
+        for (int c = 0; c < 2; c++) {
+            const char *sel = mlo_sels[si];
+            if (XCHG_Comm_set_algorithm(MPI_COMM_WORLD, c ? "alltoallv" : "alltoall", sel) != MPI_SUCCESS) {
+                fprintf(stderr, "set %s: %s\n", sel, XCHG_Last_error());
+                failures++;
+            } else if (c == 0) {
+                run_alltoall(sel, MPI_INT, 3, 0, "alltoall int x3");
+                run_alltoall(sel, MPI_INT, 0, 0, "alltoall zero");
+                run_alltoall(sel, vecr, 2, 0, "alltoall vector");
+                run_alltoall(sel, MPI_INT, 2, 1, "alltoall in-place");
+                tests += 4;
+            } else {
+                run_alltoallv(sel, MPI_INT, 1, 0, "alltoallv power-law");
+                run_alltoallv(sel, vecr, 2, 0, "alltoallv vector");
+                run_alltoallv(sel, MPI_INT, 3, 1, "alltoallv in-place");
+                tests += 3;
+            }
+        }
     /* A communicator that is freed again: its context and cached
      * sub-communicators (and theirs) go with it. */
     for (int round = 0; round < 2; round++) {
