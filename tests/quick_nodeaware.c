@@ -174,7 +174,9 @@ int main(int argc, char **argv)
     static const char *const overlapped[] = {
         "node_aware_overlap", "node_aware_overlap:batches=1", "node_aware_overlap:batches=2",
         "locality_aware_overlap:groups=2", "locality_aware_overlap:groups=2,batches=1",
-        "locality_aware_overlap:groups=3,batches=2"};
+        "locality_aware_overlap:groups=3,batches=2", "multileader_overlap:leaders=1,chunks=1",
+        "multileader_overlap:leaders=1,chunks=3", "multileader_overlap:leaders=2,chunks=1",
+        "multileader_overlap:leaders=2,chunks=8"};
     for (int o = 0; o < (int)(sizeof overlapped / sizeof overlapped[0]); o++)
         for (int c = 0; c < 2 && strstr(overlapped[o], filter); c++) {
             const char *sel = overlapped[o];

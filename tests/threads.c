@@ -45,11 +45,11 @@ static const char *const alltoallv_algos[] = {
     "scattered", "parlogna:radix=3", "node_aware", "pairwise", "waitany:window=2",
     "parlinna_coalesced", "hierarchical", "testany", "multileader_node_aware",
     "parlogna:radix=2,bounce=copy", "linear", "locality_aware:groups=2", "node_aware_overlap",
-    "locality_aware_overlap:groups=2,batches=2"};
+    "locality_aware_overlap:groups=2,batches=2", "multileader_overlap:leaders=2,chunks=2"};
 static const char *const alltoall_algos[] = {
     "bruck", "scattered:batch=2", "node_aware", "multileader", "pairwise",
     "nonblocking", "multipair_blocking:stride=2", "hierarchical:inner=bruck", "node_aware_overlap",
-    "locality_aware_overlap:groups=2,batches=1"};
+    "locality_aware_overlap:groups=2,batches=1", "multileader_overlap"};
 static const char *const allgather_algos[] = {"ring", "recursive_doubling", "bruck"};
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))

@@ -19,12 +19,14 @@
     X(alltoallv_hierarchical) X(alltoallv_multileader) X(alltoallv_node_aware)       \
     X(alltoallv_locality_aware) X(alltoallv_multileader_node_aware)                  \
     X(alltoallv_node_aware_overlap) X(alltoallv_locality_aware_overlap)              \
+    X(alltoallv_multileader_overlap)                                                 \
     X(alltoall_pairwise) X(alltoall_nonblocking) X(alltoall_scattered)               \
     X(alltoall_linear) X(alltoall_multipair_blocking) X(alltoall_waitany)            \
     X(alltoall_testany) X(alltoall_bruck) X(alltoall_parlogna)                                            \
     X(alltoall_hierarchical) X(alltoall_multileader) X(alltoall_node_aware)          \
     X(alltoall_locality_aware) X(alltoall_multileader_node_aware)                    \
     X(alltoall_node_aware_overlap) X(alltoall_locality_aware_overlap)                \
+    X(alltoall_multileader_overlap)                                                  \
     X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)             \
     X(alltoall_rma_direct) X(allgather_rma_direct)                                   \
     X(alltoall_shm_direct) X(allgather_shm_direct)                                   \
