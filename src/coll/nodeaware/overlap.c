@@ -186,7 +186,8 @@ static int batch_count(int64_t batches, int n)
     return batches == XCHG_OVERLAP_EACH || batches > n ? n : (int)batches;
 }
 
-static int batch_start(int b, int n, int nb) { return (int)((int64_t)b * n / nb); }
+/* First source of batch b (b = nb: one past the last); no batches, no sources. */
+static int batch_start(int b, int n, int nb) { return nb > 0 ? (int)((int64_t)b * n / nb) : 0; }
 
 void xchg_overlap_free(xchg_plan *plan)
 {
