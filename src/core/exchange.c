@@ -1,5 +1,6 @@
 #include "exchange.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #include "error.h"
@@ -112,4 +113,41 @@ fail:
     MPI_Waitall(2 * window, reqs, MPI_STATUSES_IGNORE);
     xchg_scratch_free(ctx, reqs, nbytes);
     return rc;
+}
+
+static int byte_count(int64_t bytes, const char *who, int *count)
+{
+    if (bytes > INT_MAX)
+        return xchg_error(MPI_ERR_COUNT, "%s: a message of %lld bytes exceeds INT_MAX", who,
+                          (long long)bytes);
+    *count = (int)bytes;
+    return MPI_SUCCESS;
+}
+
+int xchg_isend_bytes(const void *buf, int64_t bytes, int to, int tag, MPI_Comm comm,
+                     MPI_Request *req, const char *who)
+{
+    int rc, count = 0;
+    XCHG_CHECK(byte_count(bytes, who, &count));
+    XCHG_CHECK(MPI_Isend(buf, count, MPI_BYTE, to, tag, comm, req));
+fail:
+    return rc;
+}
+
+int xchg_irecv_bytes(void *buf, int64_t bytes, int from, int tag, MPI_Comm comm,
+                     MPI_Request *req, const char *who)
+{
+    int rc, count = 0;
+    XCHG_CHECK(byte_count(bytes, who, &count));
+    XCHG_CHECK(MPI_Irecv(buf, count, MPI_BYTE, from, tag, comm, req));
+fail:
+    return rc;
+}
+
+int xchg_tag_ub(MPI_Comm comm)
+{
+    int *tag_ub = NULL, found = 0;
+    if (MPI_Comm_get_attr(comm, MPI_TAG_UB, &tag_ub, &found) == MPI_SUCCESS && found)
+        return *tag_ub;
+    return 32767;
 }

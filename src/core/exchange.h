@@ -55,6 +55,16 @@ int xchg_run_posted(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan
  * as soon as any completes, found by MPI_Waitany or (poll != 0) MPI_Testany. */
 int xchg_sliding_window(xchg_context *ctx, const xchg_args *a, int window, int poll, int tag);
 
+/* Post `bytes` packed bytes as one MPI_BYTE message; more than INT_MAX bytes
+ * is refused with MPI_ERR_COUNT (naming `who`) and nothing is posted. */
+int xchg_isend_bytes(const void *buf, int64_t bytes, int to, int tag, MPI_Comm comm,
+                     MPI_Request *req, const char *who);
+int xchg_irecv_bytes(void *buf, int64_t bytes, int from, int tag, MPI_Comm comm,
+                     MPI_Request *req, const char *who);
+
+/* The communicator's MPI_TAG_UB (the standard's least, 32767, if unset). */
+int xchg_tag_ub(MPI_Comm comm);
+
 
 
 /* A direct algorithm works on per-peer blocks, so it serves alltoallv and

@@ -26,6 +26,16 @@ double xchg_cost_of_phase(const xchg_cost_case *c, const xchg_platform *pl,
     return xchg_cost_add_terms(c, &t);
 }
 
+xchg_cost_terms xchg_cost_phase_terms(const xchg_cost_case *c, const xchg_platform *plat,
+                                      const xchg_cost_phase *ph)
+{
+    xchg_cost_terms t = {0};
+    xchg_cost_case alone = *c;
+    alone.terms = &t;
+    xchg_cost_of_phase(&alone, plat, ph);
+    return t;
+}
+
 double xchg_cost_add_terms(const xchg_cost_case *c, const xchg_cost_terms *t)
 {
     if (c->terms) {

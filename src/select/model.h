@@ -63,6 +63,11 @@ typedef struct xchg_cost_phase {
 double xchg_cost_of_phase(const xchg_cost_case *c, const xchg_platform *plat,
                           const xchg_cost_phase *ph);
 
+/* A phase's terms alone, without adding them to c->terms: for algorithms
+ * whose phases overlap and are combined by hand. */
+xchg_cost_terms xchg_cost_phase_terms(const xchg_cost_case *c, const xchg_platform *plat,
+                                      const xchg_cost_phase *ph);
+
 /* Add t to c->terms (when c collects them) and return t's total. */
 double xchg_cost_add_terms(const xchg_cost_case *c, const xchg_cost_terms *t);
 

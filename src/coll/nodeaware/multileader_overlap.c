@@ -86,7 +86,6 @@
  * Memory at a leader: about 3 g (P-g) m of staging, plus the request and
  * length arrays.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,33 +205,17 @@ typedef struct mlo_call {
     size_t arrays_bytes;
 } mlo_call;
 
-static int as_count(int64_t bytes, int *count)
-{
-    if (bytes > INT_MAX)
-        return xchg_error(MPI_ERR_COUNT,
-                          "multileader_overlap: a message of %lld bytes exceeds INT_MAX",
-                          (long long)bytes);
-    *count = (int)bytes;
-    return MPI_SUCCESS;
-}
-
 static int isend_bytes(mlo_call *c, const void *buf, int64_t bytes, int to, int tag)
 {
-    int rc, count = 0;
-    XCHG_CHECK(as_count(bytes, &count));
-    XCHG_CHECK(MPI_Isend(buf, count, MPI_BYTE, to, tag, c->a->comm, &c->reqs[c->nreqs]));
-    c->nreqs++;
-fail:
+    int rc = xchg_isend_bytes(buf, bytes, to, tag, c->a->comm, &c->reqs[c->nreqs],
+                              "multileader_overlap");
+    if (rc == MPI_SUCCESS) c->nreqs++;
     return rc;
 }
 
 static int irecv_bytes(mlo_call *c, void *buf, int64_t bytes, int from, int tag, MPI_Request *req)
 {
-    int rc, count = 0;
-    XCHG_CHECK(as_count(bytes, &count));
-    XCHG_CHECK(MPI_Irecv(buf, count, MPI_BYTE, from, tag, c->a->comm, req));
-fail:
-    return rc;
+    return xchg_irecv_bytes(buf, bytes, from, tag, c->a->comm, req, "multileader_overlap");
 }
 
 static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
@@ -615,23 +598,10 @@ fail:
 /* The largest tag is 3U (inter-leader, from the last group). */
 static const char *tags_suffice(const xchg_context *ctx, const xchg_choice *choice)
 {
-    int *tag_ub = NULL, found = 0, bound = 32767; /* the standard's least MPI_TAG_UB */
-    if (MPI_Comm_get_attr(ctx->comm, MPI_TAG_UB, &tag_ub, &found) == MPI_SUCCESS && found)
-        bound = *tag_ub;
-    if (3 * (int64_t)count_groups(&ctx->topo, choice->value[PARAM_LEADERS]) > bound)
+    int64_t largest_tag = 3 * (int64_t)count_groups(&ctx->topo, choice->value[PARAM_LEADERS]);
+    if (largest_tag > xchg_tag_ub(ctx->comm))
         return "multileader_overlap's largest tag is 3 x (leader groups): needs it <= MPI_TAG_UB";
     return NULL;
-}
-
-/* A phase's cost terms, kept apart so that they can be combined. */
-static xchg_cost_terms phase_terms(const xchg_cost_case *c, const xchg_platform *plat,
-                                   const xchg_cost_phase *ph)
-{
-    xchg_cost_terms t = {0};
-    xchg_cost_case alone = *c;
-    alone.terms = &t;
-    xchg_cost_of_phase(&alone, plat, ph);
-    return t;
 }
 
 /*
@@ -660,8 +630,9 @@ static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xch
                              .copy_bytes = other * m /* unpack own */, .sharers = k};
     xchg_cost_phase scatter = {.rounds = g > 1, .local_msgs = (g - 1) * U,
                                .local_bytes = (g - 1) * (other + 1) * m};
-    xchg_cost_terms tg = phase_terms(c, plat, &gather), ti = phase_terms(c, plat, &inter);
-    xchg_cost_terms ts = phase_terms(c, plat, &scatter);
+    xchg_cost_terms tg = xchg_cost_phase_terms(c, plat, &gather);
+    xchg_cost_terms ti = xchg_cost_phase_terms(c, plat, &inter);
+    xchg_cost_terms ts = xchg_cost_phase_terms(c, plat, &scatter);
     xchg_cost_terms slow = ti;
     if (tg.latency + tg.bandwidth > slow.latency + slow.bandwidth) slow = tg;
     if (ts.latency + ts.bandwidth > slow.latency + slow.bandwidth) slow = ts;

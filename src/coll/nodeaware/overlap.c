@@ -119,7 +119,6 @@
  */
 #include "overlap.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,33 +292,17 @@ typedef struct overlap_call {
     size_t arrays_bytes;
 } overlap_call;
 
-static int as_count(int64_t bytes, int *count)
-{
-    if (bytes > INT_MAX)
-        return xchg_error(MPI_ERR_COUNT, "overlap: a message of %lld bytes exceeds INT_MAX",
-                          (long long)bytes);
-    *count = (int)bytes;
-    return MPI_SUCCESS;
-}
-
 static int isend_bytes(overlap_call *c, const void *buf, int64_t bytes, int to, int tag)
 {
-    int rc, count = 0;
-    XCHG_CHECK(as_count(bytes, &count));
-    XCHG_CHECK(MPI_Isend(buf, count, MPI_BYTE, to, tag, c->a->comm, &c->reqs[c->nreqs]));
-    c->nreqs++;
-fail:
+    int rc = xchg_isend_bytes(buf, bytes, to, tag, c->a->comm, &c->reqs[c->nreqs], "overlap");
+    if (rc == MPI_SUCCESS) c->nreqs++;
     return rc;
 }
 
 static int irecv_bytes(overlap_call *c, void *buf, int64_t bytes, int from, int tag,
                        MPI_Request *req)
 {
-    int rc, count = 0;
-    XCHG_CHECK(as_count(bytes, &count));
-    XCHG_CHECK(MPI_Irecv(buf, count, MPI_BYTE, from, tag, c->a->comm, req));
-fail:
-    return rc;
+    return xchg_irecv_bytes(buf, bytes, from, tag, c->a->comm, req, "overlap");
 }
 
 /* Bytes of this rank's blocks for the members of unit v. */
@@ -648,22 +631,9 @@ fail:
 const char *xchg_overlap_applicable(const xchg_context *ctx, const xchg_choice *choice)
 {
     (void)choice;
-    int *tag_ub = NULL, found = 0, bound = 32767; /* the standard's least MPI_TAG_UB */
-    if (MPI_Comm_get_attr(ctx->comm, MPI_TAG_UB, &tag_ub, &found) == MPI_SUCCESS && found)
-        bound = *tag_ub;
-    if (ctx->size - 1 > bound) return "the overlapped exchanges tag messages with ranks: needs P-1 <= MPI_TAG_UB";
+    if (ctx->size - 1 > xchg_tag_ub(ctx->comm))
+        return "the overlapped exchanges tag messages with ranks: needs P-1 <= MPI_TAG_UB";
     return NULL;
-}
-
-/* A phase's cost terms, kept apart so that they can be combined. */
-static xchg_cost_terms phase_terms(const xchg_cost_case *c, const xchg_platform *plat,
-                                   const xchg_cost_phase *ph)
-{
-    xchg_cost_terms t = {0};
-    xchg_cost_case alone = *c;
-    alone.terms = &t;
-    xchg_cost_of_phase(&alone, plat, ph);
-    return t;
 }
 
 /*
@@ -695,8 +665,9 @@ double xchg_overlap_cost(const xchg_cost_case *c, const xchg_platform *plat,
     double tail_blocks = U > 1 && batches > 0 ? (U - 1) / batches : 0;
     xchg_cost_phase last = {.rounds = U > 1 && K > 1, .local_msgs = U > 1 ? K - 1 : 0,
                             .local_bytes = U > 1 ? (K - 1) * tail_blocks * m : 0};
-    xchg_cost_terms tb = phase_terms(c, plat, &between), ti = phase_terms(c, plat, &inside);
-    xchg_cost_terms tail = phase_terms(c, plat, &last);
+    xchg_cost_terms tb = xchg_cost_phase_terms(c, plat, &between);
+    xchg_cost_terms ti = xchg_cost_phase_terms(c, plat, &inside);
+    xchg_cost_terms tail = xchg_cost_phase_terms(c, plat, &last);
     xchg_cost_terms slow = tb.latency + tb.bandwidth > ti.latency + ti.bandwidth ? tb : ti;
     xchg_cost_terms sum = {.latency = slow.latency + tail.latency,
                            .bandwidth = slow.bandwidth + tail.bandwidth,
