@@ -121,6 +121,24 @@ static void check_phases(const char *sel, int with_leaders)
     }
 }
 
+/* The cases every selection runs: int, zero, vector type and in-place for
+ * alltoall (c = 0), power-law, vector and in-place for alltoallv; returns
+ * how many. */
+static int run_cases(const char *sel, int c, MPI_Datatype vecr)
+{
+    if (c == 0) {
+        run_alltoall(sel, MPI_INT, 3, 0, "alltoall int x3");
+        run_alltoall(sel, MPI_INT, 0, 0, "alltoall zero");
+        run_alltoall(sel, vecr, 2, 0, "alltoall vector");
+        run_alltoall(sel, MPI_INT, 2, 1, "alltoall in-place");
+        return 4;
+    }
+    run_alltoallv(sel, MPI_INT, 1, 0, "alltoallv power-law");
+    run_alltoallv(sel, vecr, 2, 0, "alltoallv vector");
+    run_alltoallv(sel, MPI_INT, 3, 1, "alltoallv in-place");
+    return 3;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -153,19 +171,8 @@ int main(int argc, char **argv)
                     else snprintf(sel, sizeof sel, "%s:inner=%s", algos[ai], inners[ii]);
                     int rc = XCHG_Comm_set_algorithm(MPI_COMM_WORLD, coll, sel);
                     if (rc != MPI_SUCCESS) { fprintf(stderr, "set %s: %s\n", sel, XCHG_Last_error()); failures++; continue; }
-                    if (c == 0) {
-                        run_alltoall(sel, MPI_INT, 3, 0, "alltoall int x3");
-                        run_alltoall(sel, MPI_INT, 0, 0, "alltoall zero");
-                        run_alltoall(sel, vecr, 2, 0, "alltoall vector");
-                        run_alltoall(sel, MPI_INT, 2, 1, "alltoall in-place");
-                        check_phases(sel, ai == 0 || ai == 1 || ai == 4);
-                        tests += 5;
-                    } else {
-                        run_alltoallv(sel, MPI_INT, 1, 0, "alltoallv power-law");
-                        run_alltoallv(sel, vecr, 2, 0, "alltoallv vector");
-                        run_alltoallv(sel, MPI_INT, 3, 1, "alltoallv in-place");
-                        tests += 3;
-                    }
+                    tests += run_cases(sel, c, vecr);
+                    if (c == 0) check_phases(sel, ai == 0 || ai == 1 || ai == 4), tests++;
                 }
         }
     }
@@ -183,17 +190,8 @@ int main(int argc, char **argv)
             if (XCHG_Comm_set_algorithm(MPI_COMM_WORLD, c ? "alltoallv" : "alltoall", sel) != MPI_SUCCESS) {
                 fprintf(stderr, "set %s: %s\n", sel, XCHG_Last_error());
                 failures++;
-            } else if (c == 0) {
-                run_alltoall(sel, MPI_INT, 3, 0, "alltoall int x3");
-                run_alltoall(sel, MPI_INT, 0, 0, "alltoall zero");
-                run_alltoall(sel, vecr, 2, 0, "alltoall vector");
-                run_alltoall(sel, MPI_INT, 2, 1, "alltoall in-place");
-                tests += 4;
             } else {
-                run_alltoallv(sel, MPI_INT, 1, 0, "alltoallv power-law");
-                run_alltoallv(sel, vecr, 2, 0, "alltoallv vector");
-                run_alltoallv(sel, MPI_INT, 3, 1, "alltoallv in-place");
-                tests += 3;
+                tests += run_cases(sel, c, vecr);
             }
         }
     /* A communicator that is freed again: its context and cached
