@@ -8,7 +8,9 @@
  * schedule, its tags, why the buffers are safe and its cost: overlap.c,
  * where a unit is a node.
  * Cost: max(alpha + (N-1) Q^2 m beta_remote, alpha + N (Q-1) m beta_local)
- * + the forwarding of the last batch, with (N-1)(1 + batches...) messages.
+ * + the forwarding of the last batch; per rank N-1 messages to other nodes
+ * (alltoallv: and as many headers), b (Q-1) forwarded (b = N-1 with
+ * batches=each) and Q-1 direct ones.
  */
 #include "overlap.h"
 
