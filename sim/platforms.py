@@ -7,7 +7,8 @@
                                                 for sim/node_platform.cpp (a host per
                                                 rank, per-core and node memory links)
     sim/platforms.py --list                  -> kinds and their parameters
-    sim/platforms.py --tuning KIND NODES     -> a tuning file (docs/tuning.md) with
+    sim/platforms.py --tuning KIND NODES [--node MODEL]
+                                             -> a tuning file (docs/tuning.md) with
                                                 only the cost model's constants
                                                 for that platform, on stdout
 
@@ -182,11 +183,15 @@ def write(kind, nodes, q, outdir):
     return base
 
 
-def tuning(kind, nodes):
+def tuning(kind, nodes, node_model=None):
     """The cost model's constants (src/select/inputs.h) for a simulated
     platform: latencies and bandwidths of the platform file, SMPI's
     per-message overheads (sim/smpi-flags: 3e-8 s to post a small send and as
-    much to receive), no copy cost (computation is not simulated)."""
+    much to receive, and below 4096 B 2e-10 s per byte to send and 5e-11 to
+    receive), no copy cost (computation is not simulated). With a node model
+    (--node): its per-core link for on-node transfers and its memory link as
+    the node's limit (beta_node); without one the XML loopback, a fat pipe
+    with no node limit."""
     import json
     mod = model(kind, nodes)
     hops = mod["min_links"] + (1.5 if kind == "dragonfly" else 1 if kind == "fattree" else 0)
@@ -194,19 +199,29 @@ def tuning(kind, nodes):
         hops = sum(d // 4 for d in torus_dims(nodes)) or 1  # mean distance
     intra_lat = float(INTRA["lat"][:-2]) * 1e-6
     intra_bw = float(INTRA["bw"][:-4]) * 1e9
+    beta_node = 0.0
+    if node_model:
+        m = NODE_MODELS[node_model]
+        intra_lat, intra_bw, beta_node = 2 * m["core_lat"], m["core_bw"], 1 / m["mem_bw"]
     return json.dumps({
         "xchg_tuning": 1,
-        "generated_by": f"sim/platforms.py --tuning {kind} {nodes}",
-        "platform": f"SimGrid SMPI: {KINDS[kind]['desc']}, {nodes} nodes",
+        "generated_by": f"sim/platforms.py --tuning {kind} {nodes}"
+                        + (f" --node {node_model}" if node_model else ""),
+        "platform": f"SimGrid SMPI: {KINDS[kind]['desc']}, {nodes} nodes"
+                    + (f", node model {node_model}" if node_model else ""),
         "model": {"alpha_local": intra_lat, "beta_local": 1 / intra_bw,
                   "alpha_remote": hops * mod["link_lat"], "beta_remote": 1 / mod["injection"],
-                  "overhead": 3e-8, "beta_copy": 0.0},
+                  "overhead": 3e-8, "beta_copy": 0.0,
+                  "overhead_per_byte": 2.5e-10, "eager_limit": 4096, "beta_node": beta_node},
         "rules": {}}, indent=2)
 
 
 def main(argv):
     if len(argv) == 4 and argv[1] == "--tuning":
         print(tuning(argv[2], int(argv[3])))
+        return 0
+    if len(argv) == 6 and argv[1] == "--tuning" and argv[4] == "--node" and argv[5] in NODE_MODELS:
+        print(tuning(argv[2], int(argv[3]), argv[5]))
         return 0
     if len(argv) == 2 and argv[1] == "--list":
         for kind, k in KINDS.items():

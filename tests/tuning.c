@@ -73,7 +73,8 @@ static const char *good_file =
     "{\"xchg_tuning\": 1, \"generated_by\": \"tests/tuning.c\", \"mpi\": \"%.200s\",\n"
     " \"comment\": \"a file for the reader's test\",\n"
     " \"model\": {\"alpha_local\": 5e-7, \"beta_local\": 1e-10, \"alpha_remote\": 2e-6,\n"
-    "           \"beta_remote\": 1e-9, \"overhead\": 1e-7, \"beta_copy\": 5e-11},\n"
+    "           \"beta_remote\": 1e-9, \"overhead\": 1e-7, \"beta_copy\": 5e-11,\n"
+    "           \"beta_node\": 2e-11},\n"
     " \"rules\": {\n"
     "  \"alltoallv\": [\n"
     "   {\"comm_size\": [2, 16], \"ppn\": [1, 8], \"bytes\": [0, 1024], \"algorithm\": \"parlogna:radix=4\"},\n"
@@ -120,6 +121,9 @@ static void test_good(const char *library)
     int rc = xchg_tuning_platform(&plat);
     check(rc == MPI_SUCCESS && plat && plat->alpha_local == 5e-7 && plat->beta_copy == 5e-11,
           "model constants", NULL);
+    check(rc == MPI_SUCCESS && plat && plat->beta_node == 2e-11 &&
+              plat->overhead_per_byte == 0 && plat->eager_limit == 0,
+          "optional model constants: given, and absent ones 0", NULL);
 
     check(xchg_tuning_load(NULL) == MPI_SUCCESS, "no file loads", NULL);
     expect_selection(input(XCHG_ALLTOALLV, 4, 1, 4, 4, 100), NULL, "no file: no selection");
@@ -188,6 +192,10 @@ static void test_bad_files(void)
              "{\"xchg_tuning\": 1, \"rules\": {},\n \"model\": {\"alpha_local\": 1e-6, "
              "\"beta_local\": 1e-9,\n \"alpha_remote\": -1, \"beta_remote\": 0, \"overhead\": 0, "
              "\"beta_copy\": 0}}\n", 3, "must be a number >= 0");
+    test_bad("negative optional model constant",
+             "{\"xchg_tuning\": 1, \"rules\": {},\n \"model\": {\"alpha_local\": 1e-6, "
+             "\"beta_local\": 1e-9, \"alpha_remote\": 1, \"beta_remote\": 0, \"overhead\": 0, "
+             "\"beta_copy\": 0,\n \"eager_limit\": -4096}}\n", 3, "must be a number >= 0");
     test_bad("wrong version", "{\"rules\": {},\n \"xchg_tuning\": 2}\n", 2,
              "unsupported format version");
     test_bad("missing rules", "{\"xchg_tuning\": 1}\n", 1, "\"rules\" is missing");

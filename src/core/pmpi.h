@@ -23,7 +23,12 @@
 #define MPI_Probe PMPI_Probe
 #define MPI_Recv PMPI_Recv
 #define MPI_Wait PMPI_Wait
+#ifdef SMPI_H /* SimGrid's own Waitall is O(n^2) in simulator time: core/smpi_waitall.c */
+int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+#define MPI_Waitall xchg_smpi_waitall
+#else
 #define MPI_Waitall PMPI_Waitall
+#endif
 #define MPI_Waitany PMPI_Waitany
 #define MPI_Test PMPI_Test
 #define MPI_Testall PMPI_Testall

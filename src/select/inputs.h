@@ -54,6 +54,13 @@ typedef struct xchg_platform {
     double alpha_remote, beta_remote;  /* the same between nodes */
     double overhead;                   /* CPU cost of posting one message */
     double beta_copy;                  /* inverse bandwidth of a local memcpy */
+    double overhead_per_byte;          /* CPU cost per byte of an eager message,
+                                          send and receive together (the copy
+                                          through the eager buffers) */
+    double eager_limit;                /* messages below this many bytes are eager */
+    double beta_node;                  /* inverse bandwidth of all copies inside one
+                                          node together (its memory system); 0: no
+                                          limit beyond each rank's own */
 } xchg_platform;
 
 #endif

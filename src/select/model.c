@@ -8,6 +8,8 @@ const xchg_platform xchg_platform_builtin = {
     .alpha_local = 0.25e-6,  .beta_local = 1.0 / 10e9,
     .alpha_remote = 2.0e-6,  .beta_remote = 1.0 / 25e9,
     .overhead = 0.05e-6,     .beta_copy = 1.0 / 10e9,
+    .overhead_per_byte = 2.5e-10, .eager_limit = 4096,
+    .beta_node = 1.0 / 50e9,
 };
 
 static double max2(double a, double b) { return a > b ? a : b; }
@@ -16,12 +18,18 @@ double xchg_cost_of_phase(const xchg_cost_case *c, const xchg_platform *pl,
                           const xchg_cost_phase *ph)
 {
     double sharers = ph->sharers > 0 ? ph->sharers : c->sharers;
+    double msgs = ph->local_msgs + ph->remote_msgs, bytes = ph->local_bytes + ph->remote_bytes;
+    /* eager messages (the phase's mean message below the limit) are copied
+     * through the library's buffers on both sides: a CPU cost per byte */
+    double eager_bytes = msgs > 0 && bytes / msgs < pl->eager_limit ? bytes : 0;
+    /* on-node messages and copies of all the node's ranks share its memory */
+    double node_share = c->ppn * pl->beta_node;
     xchg_cost_terms t = {
         .latency = ph->rounds * (ph->remote_msgs > 0 ? pl->alpha_remote : pl->alpha_local),
-        .overhead = 2 * (ph->local_msgs + ph->remote_msgs) * pl->overhead,
-        .bandwidth = max2(ph->local_bytes * pl->beta_local,
+        .overhead = 2 * msgs * pl->overhead + eager_bytes * pl->overhead_per_byte,
+        .bandwidth = max2(ph->local_bytes * max2(pl->beta_local, node_share),
                           ph->remote_bytes * sharers * pl->beta_remote),
-        .copy = ph->copy_bytes * pl->beta_copy,
+        .copy = ph->copy_bytes * max2(pl->beta_copy, node_share),
     };
     return xchg_cost_add_terms(c, &t);
 }

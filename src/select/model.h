@@ -10,10 +10,16 @@
  *   rounds * alpha                      dependent latencies (alpha_remote when
  *                                       the phase sends off-node, else alpha_local)
  * + 2 * messages * overhead             posting a send and its receive
+ *   + eager bytes * overhead_per_byte   copying eager messages (mean message
+ *                                       below eager_limit) in and out of the
+ *                                       library's buffers
  * + max(local bytes * beta_local,       bandwidth: on the node per rank;
  *       remote bytes * sharers * beta_remote)   off the node, the node's link
  *                                       is shared by the ranks sending at once
  * + copied bytes * beta_copy            packing, unpacking, staging
+ *
+ * where on-node transfers and copies cost at least ppn * beta_node per byte:
+ * all ranks of a node copy at once through one memory system.
  *
  * all per rank (the busiest one). Composed algorithms (the node-aware family,
  * ParLinNa) cost their inner exchanges with the inner algorithm's own cost

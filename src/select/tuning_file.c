@@ -206,19 +206,26 @@ static int read_rules(reader *r, json_t *rules, xchg_tuning_table *table)
     return MPI_SUCCESS;
 }
 
-/* "model": all six constants of xchg_platform, numbers >= 0. */
+/* "model": the six required constants of xchg_platform and the three optional
+ * ones (absent: no per-byte overhead of eager messages, no node memory
+ * limit), numbers >= 0. */
 static int read_model(reader *r, json_t *model, xchg_tuning_table *table)
 {
     static const char *const keys[] = {"alpha_local", "beta_local", "alpha_remote",
-                                       "beta_remote", "overhead", "beta_copy", NULL};
+                                       "beta_remote", "overhead", "beta_copy",
+                                       "overhead_per_byte", "eager_limit", "beta_node", NULL};
+    enum { REQUIRED = 6 };
     double *fields[] = {&table->model.alpha_local, &table->model.beta_local,
                         &table->model.alpha_remote, &table->model.beta_remote,
-                        &table->model.overhead, &table->model.beta_copy};
+                        &table->model.overhead, &table->model.beta_copy,
+                        &table->model.overhead_per_byte, &table->model.eager_limit,
+                        &table->model.beta_node};
     int rc;
-    if (!json_is_object(model)) return fail(r, "must be an object of the six model constants");
+    if (!json_is_object(model)) return fail(r, "must be an object of the model constants");
     if ((rc = check_keys(r, model, keys)) != MPI_SUCCESS) return rc;
     for (int i = 0; keys[i]; i++) {
         json_t *value = json_object_get(model, keys[i]);
+        if (!value && i >= REQUIRED) { *fields[i] = 0; continue; }
         if (!value) return fail(r, "\"%s\" is missing: give all six constants (alpha_local, "
                                    "beta_local, alpha_remote, beta_remote, overhead, beta_copy) "
                                    "or no \"model\"", keys[i]);
