@@ -3,7 +3,7 @@
  * runner (sim/run) and the SMPI smoke test (sim/smoke). It also builds and
  * runs with a real MPI.
  *
- *   xchg-simbench [--coll alltoall|alltoallv|allgather] [-s BYTES] [--dist uniform|normal|powerlaw]
+ *   xchg-simbench [--coll alltoall|alltoallv|allgather] [-s BYTES] [--dist uniform|normal|powerlaw|sparse]
  *                 [-i ITERS] [-x WARMUP] [--no-verify] [--shared-buffers] [--header]
  *                 [--skew MIF [--skew-dist uniform|one-late]] ALGO...
  *
@@ -19,6 +19,7 @@
  *   uniform   S
  *   normal    max(0, round(N(S, (S/4)^2)))
  *   powerlaw  Pareto(alpha=2, xm=S/2) (mean S), capped at 32*S
+ *   sparse    S to one peer in eight (a fixed random pattern) and to itself, 0 to the rest
  * drawn from a hash of (seed, i, j), so every rank knows the whole matrix.
  *
  * For each ALGO: WARMUP untimed calls, then ITERS timed calls; the time of a
@@ -79,8 +80,8 @@
 #include <xbt/dynar.h>
 #endif
 
-typedef enum { DIST_UNIFORM, DIST_NORMAL, DIST_POWERLAW } dist_kind;
-static const char *const dist_names[] = {"uniform", "normal", "powerlaw"};
+typedef enum { DIST_UNIFORM, DIST_NORMAL, DIST_POWERLAW, DIST_SPARSE, NUM_DISTS } dist_kind;
+static const char *const dist_names[] = {"uniform", "normal", "powerlaw", "sparse"};
 
 static uint64_t mix(uint64_t x)
 {
@@ -106,6 +107,8 @@ static int block_bytes(dist_kind d, int64_t s, uint64_t seed, int i, int j)
     } else if (d == DIST_POWERLAW) {
         v = (s / 2.0) / sqrt(unit(seed, i, j, 0)); /* Pareto, alpha = 2 */
         if (v > 32.0 * s) v = 32.0 * s;
+    } else if (d == DIST_SPARSE) {
+        v = i != j && unit(seed, i, j, 0) >= 1.0 / 8 ? 0 : s; /* one peer in eight */
     }
     return v < 0 ? 0 : (int)llround(v);
 }
@@ -180,7 +183,7 @@ static void skew_wait(double tb, double d)
 static void usage(void)
 {
     fprintf(stderr, "usage: xchg-simbench [--coll alltoall|alltoallv|allgather] [-s BYTES] "
-                    "[--dist uniform|normal|powerlaw] [-i ITERS] [-x WARMUP] [--seed N] "
+                    "[--dist uniform|normal|powerlaw|sparse] [-i ITERS] [-x WARMUP] [--seed N] "
                     "[--no-verify] [--shared-buffers] [--header]\n"
                     "                     [--skew MIF [--skew-dist uniform|one-late]] ALGO...\n"
                     "  ALGO: xchg selection string (e.g. scattered:batch=8) or mpi\n");
@@ -297,8 +300,8 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--dist") && has_val) {
             const char *d = argv[++a];
             int k = 0;
-            while (k < 3 && strcmp(d, dist_names[k])) k++;
-            if (k == 3) { if (!rank) usage(); MPI_Finalize(); return 2; }
+            while (k < NUM_DISTS && strcmp(d, dist_names[k])) k++;
+            if (k == NUM_DISTS) { if (!rank) usage(); MPI_Finalize(); return 2; }
             dist = (dist_kind)k;
         } else if (o[0] == '-') {
             if (!rank) usage();
