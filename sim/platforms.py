@@ -199,6 +199,11 @@ def tuning(kind, nodes, node_model=None):
         hops = sum(d // 4 for d in torus_dims(nodes)) or 1  # mean distance
     intra_lat = float(INTRA["lat"][:-2]) * 1e-6
     intra_bw = float(INTRA["bw"][:-4]) * 1e9
+    beta_remote = 1 / mod["injection"]
+    if mod["bisection"]:
+        # a torus's bisection, not its injection, limits an all-to-all: about
+        # N/(4(N-1)) of all off-node bytes cross it (sim/run's lower bound)
+        beta_remote = max(beta_remote, nodes * nodes / (4 * (nodes - 1) * mod["bisection"]))
     beta_node = 0.0
     if node_model:
         m = NODE_MODELS[node_model]
@@ -210,7 +215,7 @@ def tuning(kind, nodes, node_model=None):
         "platform": f"SimGrid SMPI: {KINDS[kind]['desc']}, {nodes} nodes"
                     + (f", node model {node_model}" if node_model else ""),
         "model": {"alpha_local": intra_lat, "beta_local": 1 / intra_bw,
-                  "alpha_remote": hops * mod["link_lat"], "beta_remote": 1 / mod["injection"],
+                  "alpha_remote": hops * mod["link_lat"], "beta_remote": beta_remote,
                   "overhead": 3e-8, "beta_copy": 0.0,
                   "overhead_per_byte": 2.5e-10, "eager_limit": 4096, "beta_node": beta_node},
         "rules": {}}, indent=2)

@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""Tables and plot of the held-out grid (run.sh).
+
+For every case (platform, collective, P, Q, S, distribution) measured in
+measured/results.csv: the best xchg algorithm measured there (candidates and
+every auto variant), each auto variant's time and its ratio to that best, and
+the baselines users really run: SMPI's built-in MPICH and Open MPI collectives
+and xchg's reproductions of MPICH 4's (scattered:batch=32) and Open MPI 4.1's
+(linear) default alltoallv. The headline speedup of a case is against the
+fastest of those baselines (the smallest speedup). Writes README-tables.md,
+results.json and chosen-vs-best.png next to this script.
+
+    /usr/bin/python3 docs/results/selection/grid/evaluate.py
+"""
+import collections
+import csv
+import json
+import os
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+AUTOS = ("auto-builtin", "auto-platform", "auto-tuned")
+BASELINES = ("mpich:mpi", "ompi:mpi", "scattered:batch=32", "linear")
+GOAL_WITHIN, GOAL_SLOWER = 1.10, 1.05
+
+
+def read(study):
+    """{case: {name: microseconds}} of one results.csv (ok, verified rows)."""
+    path = os.path.join(HERE, study, "results.csv")
+    out = collections.defaultdict(dict)
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok" or r["verified"] != "ok":
+                continue
+            key = (r["platform"], r["coll"], int(r["P"]), int(r["Q"]), int(r["S"]), r["dist"])
+            name = r["algo"] if r["selector"] == "xchg" else r["selector"] + ":mpi"
+            if name == "auto":
+                name = study
+            out[key][name] = float(r["t_min"]) * 1e6
+    return out
+
+
+def gather():
+    cases = read("measured")
+    for study in AUTOS:
+        for key, times in read(study).items():
+            if key in cases:
+                cases[key].update(times)
+    return cases
+
+
+def evaluate(cases):
+    rows = []
+    for key in sorted(cases):
+        t = cases[key]
+        xchg = {a: v for a, v in t.items() if not a.endswith(":mpi")}
+        base = {b: t[b] for b in BASELINES if b in t}
+        if "auto-builtin" not in t or not base:
+            continue
+        best = min(xchg, key=xchg.get)
+        fastest_base = min(base, key=base.get)
+        row = dict(case=key, best=best, best_us=t[best], baseline=fastest_base,
+                   baseline_us=base[fastest_base], times=t)
+        for a in AUTOS:
+            if a in t:
+                row[a] = dict(us=t[a], over_best=t[a] / t[best], over_baseline=t[a] / base[fastest_base])
+        rows.append(row)
+    return rows
+
+
+def summary(rows, auto):
+    have = [r for r in rows if auto in r]
+    if not have:
+        return f"{auto}: not measured"
+    within = sum(r[auto]["over_best"] <= GOAL_WITHIN for r in have)
+    worst = max(have, key=lambda r: r[auto]["over_best"])
+    slower = [r for r in have if r[auto]["over_baseline"] > GOAL_SLOWER]
+    missed = [r for r in have if r["best_us"] < r["baseline_us"] and r[auto]["over_baseline"] >= 1]
+    return (f"{auto}: within 10% of the best xchg algorithm in {within} of {len(have)} cases "
+            f"({100.0 * within / len(have):.0f}%); worst {worst[auto]['over_best']:.2f}x "
+            f"({' '.join(map(str, worst['case']))}); more than 5% slower than the fastest "
+            f"baseline in {len(slower)}; not faster than it where some xchg algorithm is: "
+            f"{len(missed)}")
+
+
+def table(rows):
+    head = ("| platform | coll | P | Q | S | dist | best xchg (us) | auto (us, /best) | "
+            "auto, platform constants | auto, tuned | fastest baseline (us) | speedup of auto |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in rows:
+        cells = list(map(str, r["case"])) + [f"{r['best']} {r['best_us']:.1f}"]
+        for a in AUTOS:
+            cells.append(f"{r[a]['us']:.1f}, {r[a]['over_best']:.2f}" if a in r else "-")
+        cells.append(f"{r['baseline']} {r['baseline_us']:.1f}")
+        cells.append(f"{r['baseline_us'] / r['auto-builtin']['us']:.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def plot(rows, path):
+    labels = [f"{c[0]} {c[1][8:] or 'a2a'} P{c[2]} Q{c[3]} {c[4]}B {c[5]}" for c in (r["case"] for r in rows)]
+    fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(rows) + 3), 4.5))
+    width = 0.27
+    for i, a in enumerate(AUTOS):
+        xs = [j + (i - 1) * width for j, r in enumerate(rows) if a in r]
+        ys = [r[a]["over_best"] for r in rows if a in r]
+        if xs:
+            ax.bar(xs, ys, width, label=a)
+    base = [r["baseline_us"] / r["best_us"] for r in rows]
+    ax.plot(range(len(rows)), base, "kx", label="fastest baseline / best")
+    ax.axhline(GOAL_WITHIN, color="gray", linestyle="--", linewidth=0.8)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("time / best xchg algorithm measured")
+    ax.set_title("Held-out grid (SimGrid SMPI): automatic choice against the best")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    rows = evaluate(gather())
+    text = "\n".join(summary(rows, a) for a in AUTOS) + "\n\n" + table(rows) + "\n"
+    with open(os.path.join(HERE, "README-tables.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(HERE, "results.json"), "w") as f:
+        json.dump([dict(r, case=list(r["case"])) for r in rows], f, indent=1)
+    if rows:
+        plot(rows, os.path.join(HERE, "chosen-vs-best.png"))
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
