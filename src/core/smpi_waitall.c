@@ -12,9 +12,11 @@
  * Waiting for each request in turn completes the same set of requests, and
  * in SMPI communications progress without being waited for (eager sends are
  * detached, a rendezvous starts when both sides have posted), so the
- * simulated times are the same (checked by sim/smoke and in sim/README.md);
- * only the simulator's work drops to O(n) per call. Built into the library
- * only under SMPI (pmpi.h maps MPI_Waitall here); real MPIs keep their own.
+ * simulated times barely move: within 0.5% at 64 ranks (nonblocking +0.4%,
+ * scattered:batch=32 +0.1%, node_aware and parlogna unchanged; the order in
+ * which completions are charged differs), sim/README.md "Wall time". Only the
+ * simulator's work drops, to O(n) per call. Built into the library only
+ * under SMPI (pmpi.h maps MPI_Waitall here); real MPIs keep their own.
  */
 #include "pmpi.h"
 

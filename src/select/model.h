@@ -19,7 +19,9 @@
  * + copied bytes * beta_copy            packing, unpacking, staging
  *
  * where on-node transfers and copies cost at least ppn * beta_node per byte:
- * all ranks of a node copy at once through one memory system.
+ * all ranks of a node copy at once through one memory system. In a direct
+ * exchange (xchg_cost_direct) the posting overlaps the transfers, so only
+ * the overhead beyond the bandwidth term counts.
  *
  * all per rank (the busiest one). Composed algorithms (the node-aware family,
  * ParLinNa) cost their inner exchanges with the inner algorithm's own cost
