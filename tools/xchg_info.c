@@ -236,9 +236,10 @@ static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, i
     return 0;
 }
 
-/* --select with --ranks P --ppn Q: the model alone, for a machine of
- * ceil(P/Q) nodes of Q ranks (the last one may be smaller) that need not be
- * this one; no communicator, so no override, environment or tuning file. */
+/* --select with --ranks P --ppn Q: the choice for a machine of ceil(P/Q)
+ * nodes of Q ranks (the last one may be smaller) that need not be this one:
+ * a rule of the tuning file (XCHG_TUNING_FILE) when one matches, else the
+ * model; no communicator, so no per-communicator choice or environment. */
 static int explain_model(const char *collective, long long bytes, int ranks, int ppn, int peers,
                          const char *pattern, int top, char **predict, int npredict)
 {
@@ -278,9 +279,14 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
     }
     char name[512];
     xchg_choice_format(&best, name, sizeof name);
+    const char *rule = NULL;
+    if (xchg_tuning_lookup(&in, &rule) != MPI_SUCCESS) {
+        fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
+        return 1;
+    }
     printf("%s\n# %s, P=%d on %d node(s) of %d ranks, %lld B per block (the model sees %lld): "
-           "the cost model\n", name, collective, ranks, in.num_nodes, in.max_node_size, bytes,
-           (long long)in.bytes);
+           "%s\n", rule ? rule : name, collective, ranks, in.num_nodes, in.max_node_size, bytes,
+           (long long)in.bytes, rule ? "decided by a rule of the tuning file" : "the cost model");
     for (int i = 0; i < npredict; i++) { /* --predict SEL: one line "predict SEL us" */
         xchg_choice choice;
         if (xchg_choice_parse(coll, predict[i], &choice) != MPI_SUCCESS ||

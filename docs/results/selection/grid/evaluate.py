@@ -14,8 +14,12 @@ results.json and chosen-vs-best.png next to this script.
 """
 import collections
 import csv
+import functools
+import importlib.machinery
+import importlib.util
 import json
 import os
+import subprocess
 
 import matplotlib
 matplotlib.use("Agg")
@@ -25,6 +29,51 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 AUTOS = ("auto-builtin", "auto-platform", "auto-tuned")
 BASELINES = ("mpich:mpi", "ompi:mpi", "scattered:batch=32", "linear")
 GOAL_WITHIN, GOAL_SLOWER = 1.10, 1.05
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
+INFO = os.path.join(ROOT, "build", "tools", "xchg-info")
+
+
+def load_tuner():
+    """tools/xchg-tune as a module: its copy of xchg-simbench's block sizes."""
+    path = os.path.join(ROOT, "tools", "xchg-tune")
+    loader = importlib.machinery.SourceFileLoader("xchg_tune", path)
+    spec = importlib.util.spec_from_loader("xchg_tune", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+TUNER = load_tuner()
+
+
+def tuning_file(auto, case):
+    if auto == "auto-platform":
+        return os.path.join(HERE, "platforms", f"{case[0]}-{case[2] // case[3]}.json")
+    if auto == "auto-tuned":
+        return os.path.join(HERE, "tuned-dragonfly.json")
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def choice(auto, case):
+    """What xchg chooses in the case (xchg-info with the inputs the library
+    agrees on: the busiest rank's mean block, its non-empty peers)."""
+    kind, coll, p, q, size, dist = case
+    peers = p - 1
+    block = size
+    if coll == "alltoallv":
+        block = TUNER.simbench_agreed_bytes(dist, size, p)[0]
+        if dist == "sparse":
+            peers = max(sum(TUNER.simbench_block(dist, size, i, j) > 0 for j in range(p) if j != i)
+                        for i in range(p))
+    cmd = [INFO, "--select", coll, "--bytes", str(block), "--ranks", str(p), "--ppn", str(q),
+           "--top", "0"] + (["--peers", str(peers)] if peers < p - 1 else [])
+    env = dict(os.environ)
+    env.pop("XCHG_TUNING_FILE", None)
+    if tuning_file(auto, case):
+        env["XCHG_TUNING_FILE"] = tuning_file(auto, case)
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    return out.stdout.split("\n", 1)[0].strip() if out.returncode == 0 else "?"
 
 
 def read(study):
@@ -68,7 +117,8 @@ def evaluate(cases):
                    baseline_us=base[fastest_base], times=t)
         for a in AUTOS:
             if a in t:
-                row[a] = dict(us=t[a], over_best=t[a] / t[best], over_baseline=t[a] / base[fastest_base])
+                row[a] = dict(us=t[a], over_best=t[a] / t[best], over_baseline=t[a] / base[fastest_base],
+                              choice=choice(a, key))
         rows.append(row)
     return rows
 
@@ -95,7 +145,8 @@ def table(rows):
     for r in rows:
         cells = list(map(str, r["case"])) + [f"{r['best']} {r['best_us']:.1f}"]
         for a in AUTOS:
-            cells.append(f"{r[a]['us']:.1f}, {r[a]['over_best']:.2f}" if a in r else "-")
+            cells.append(f"{r[a]['choice']} {r[a]['us']:.1f}, {r[a]['over_best']:.2f}"
+                         if a in r else "-")
         cells.append(f"{r['baseline']} {r['baseline_us']:.1f}")
         cells.append(f"{r['baseline_us'] / r['auto-builtin']['us']:.2f}")
         lines.append("| " + " | ".join(cells) + " |")

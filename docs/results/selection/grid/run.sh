@@ -17,6 +17,8 @@
 # maxmin/precision:1e-4 (SimGrid's solver aborts on some dense patterns at the
 # default). evaluate.py makes the tables and plots.
 #   usage: docs/results/selection/grid/run.sh [CASE...]   (default: all cases)
+#   AUTO_ONLY=1 runs only the auto rows (after a change of the selection code:
+#   evaluate.py keeps the last row of each case and variant).
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 out=docs/results/selection/grid
@@ -32,7 +34,8 @@ grid_case() { # PLATFORM P Q SIZES DISTS COLL
     if [ "$p" -le 64 ]; then baselines=mpich,ompi; else algos=${algos/linear /}; fi
     [ "$coll" = alltoall ] && algos=${algos/parlinna_coalesced:radix=4,batch=16/bruck}
     local where=(--platforms "$kind" --P "$p" --Q "$q" --sizes "$sizes" --dists "$dists" --coll "$coll")
-    sim/run --out "$out/measured" "${common[@]}" --baselines "$baselines" "${where[@]}" --algos "$algos"
+    [ -n "${AUTO_ONLY:-}" ] ||
+        sim/run --out "$out/measured" "${common[@]}" --baselines "$baselines" "${where[@]}" --algos "$algos"
     local autos=(--baselines "" --warmup 6 "${where[@]}" --algos auto)
     sim/run --out "$out/auto-builtin" "${common[@]}" "${autos[@]}"
     local constants="$out/platforms/$kind-$((p / q)).json"
