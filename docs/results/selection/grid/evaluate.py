@@ -12,6 +12,7 @@ results.json and chosen-vs-best.png next to this script.
 
     /usr/bin/python3 docs/results/selection/grid/evaluate.py
 """
+import atexit
 import collections
 import csv
 import functools
@@ -20,6 +21,7 @@ import importlib.util
 import json
 import os
 import subprocess
+import tempfile
 
 import matplotlib
 matplotlib.use("Agg")
@@ -46,9 +48,21 @@ def load_tuner():
 TUNER = load_tuner()
 
 
+@functools.lru_cache(maxsize=None)
+def platform_constants(kind, nodes):
+    """A tuning file of the platform's constants (as run.sh writes them)."""
+    path = os.path.join(tempfile.gettempdir(), f"xchg-grid-{os.getpid()}-{kind}-{nodes}.json")
+    text = subprocess.run([os.path.join(ROOT, "sim", "platforms.py"), "--tuning", kind, str(nodes)],
+                          capture_output=True, text=True, check=True).stdout
+    with open(path, "w") as f:
+        f.write(text)
+    atexit.register(os.remove, path)
+    return path
+
+
 def tuning_file(auto, case):
     if auto == "auto-platform":
-        return os.path.join(HERE, "platforms", f"{case[0]}-{case[2] // case[3]}.json")
+        return platform_constants(case[0], case[2] // case[3])
     if auto == "auto-tuned":
         return os.path.join(HERE, "tuned-dragonfly.json")
     return None

@@ -11,11 +11,12 @@
 #   auto-builtin/   auto: what xchg chooses by itself, no tuning file;
 #   auto-platform/  auto with the platform's constants (sim/platforms.py --tuning);
 #   auto-tuned/     auto with the tuner's file (tune.sh), when it exists.
-# auto runs 6 warm-up calls so that its 2 timed calls are the steady state
-# (alltoallv agrees on sizes at calls 0, 1, 4, 16, ...; the agreement's cost
-# is docs/results/selection/README.md section 3). Every point at
-# maxmin/precision:1e-4 (SimGrid's solver aborts on some dense patterns at the
-# default). evaluate.py makes the tables and plots.
+# auto runs 2 warm-up calls so that its 2 timed calls (2 and 3) are the
+# steady state (alltoallv agrees on sizes at calls 0, 1, 4, 16, ...; the
+# agreement's cost is docs/results/selection/README.md section 3; the first
+# cases ran with 6 warm-up calls, timing calls 6 and 7, likewise without
+# one). Every point at maxmin/precision:1e-4 (SimGrid's solver aborts on
+# some dense patterns at the default). evaluate.py makes the tables and plots.
 #   usage: docs/results/selection/grid/run.sh [CASE...]   (default: all cases)
 #   AUTO_ONLY=1 runs only the auto rows (after a change of the selection code:
 #   evaluate.py keeps the last row of each case and variant).
@@ -36,7 +37,7 @@ grid_case() { # PLATFORM P Q SIZES DISTS COLL
     local where=(--platforms "$kind" --P "$p" --Q "$q" --sizes "$sizes" --dists "$dists" --coll "$coll")
     [ -n "${AUTO_ONLY:-}" ] ||
         sim/run --out "$out/measured" "${common[@]}" --baselines "$baselines" "${where[@]}" --algos "$algos"
-    local autos=(--baselines "" --warmup 6 "${where[@]}" --algos auto)
+    local autos=(--baselines "" --warmup 2 "${where[@]}" --algos auto)
     sim/run --out "$out/auto-builtin" "${common[@]}" "${autos[@]}"
     local constants="$out/platforms/$kind-$((p / q)).json"
     mkdir -p "$out/platforms"
@@ -54,7 +55,12 @@ cases=(
     "fattree 64 16 32,8192 uniform alltoall"
     "fattree 128 8 256,4096 sparse alltoallv"
     "torus 64 16 262144 uniform alltoallv"
-    "dragonfly 256 16 64,4096 uniform alltoallv"
+    "dragonfly 256 16 64 uniform alltoallv"
+    "flat 128 16 8,65536 uniform alltoallv"
+    "torus 128 8 512 powerlaw alltoallv"
+    "fattree 64 32 1048576 uniform alltoallv"
+    "dragonfly 64 4 128,16384 uniform alltoallv"
+    "torus 64 8 1024 uniform alltoall"
 )
 selected=("$@")
 for i in "${!cases[@]}"; do
