@@ -6,16 +6,16 @@
  * communication and unregisters it from all of them when one completes, so
  * a Waitall of n requests costs O(n^2) of the simulator's time. With the
  * all-at-once exchanges (2 (P - 1) requests per rank) that is O(P^3) per
- * call over all ranks: at P = 256 it was 75% of the wall time (perf), and it
- * is what made 1024 ranks unaffordable (sim/README.md, "Wall time").
+ * call over all ranks: at P = 256 it was 75% of the wall time (perf;
+ * sim/README.md, "Wall time", also for what remains: the max-min solver).
  *
  * Waiting for each request in turn completes the same set of requests, and
  * in SMPI communications progress without being waited for (eager sends are
  * detached, a rendezvous starts when both sides have posted), so the
  * simulated times barely move: within 0.5% at 64 ranks (nonblocking +0.4%,
  * scattered:batch=32 +0.1%, node_aware and parlogna unchanged; the order in
- * which completions are charged differs), sim/README.md "Wall time". Only the
- * simulator's work drops, to O(n) per call. Built into the library only
+ * which completions are charged differs). Only the simulator's work drops,
+ * to O(n) per call. Built into the library only
  * under SMPI (pmpi.h maps MPI_Waitall here); real MPIs keep their own.
  */
 #include "pmpi.h"

@@ -18,12 +18,11 @@
  *                                       is shared by the ranks sending at once
  * + copied bytes * beta_copy            packing, unpacking, staging
  *
- * where on-node transfers and copies cost at least ppn * beta_node per byte:
- * all ranks of a node copy at once through one memory system. In a direct
- * exchange (xchg_cost_direct) the posting overlaps the transfers, so only
- * the overhead beyond the bandwidth term counts.
- *
- * all per rank (the busiest one). Composed algorithms (the node-aware family,
+ * all per rank (the busiest one), where on-node transfers and copies cost at
+ * least ppn * beta_node per byte (all ranks of a node copy at once through
+ * one memory system), and where in a direct exchange (xchg_cost_direct) the
+ * posting overlaps the transfers, so only the overhead beyond the bandwidth
+ * term counts. Composed algorithms (the node-aware family,
  * ParLinNa) cost their inner exchanges with the inner algorithm's own cost
  * function on the sub-exchange, so choosing an inner exchange is part of the
  * same search. The model ranks algorithms; it does not predict absolute
