@@ -170,7 +170,9 @@ def table(rows):
 
 
 def plot(rows, path):
-    labels = [f"{c[0]} {c[1][8:] or 'a2a'} P{c[2]} Q{c[3]} {c[4]}B {c[5]}" for c in (r["case"] for r in rows)]
+    short = {"alltoallv": "a2av", "alltoall": "a2a"}
+    labels = [f"{c[0]} {short.get(c[1], c[1])} P{c[2]} Q{c[3]} {c[4]}B {c[5]}"
+              for c in (r["case"] for r in rows)]
     fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(rows) + 3), 4.5))
     width = 0.27
     for i, a in enumerate(AUTOS):
