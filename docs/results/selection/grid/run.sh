@@ -64,6 +64,10 @@ cases=(
     "fattree 64 32 1048576 uniform alltoallv"
     "dragonfly 64 4 128,16384 uniform alltoallv"
     "torus 64 8 1024 uniform alltoall"
+    "fattree 32 4 64,4096 uniform alltoallv"
+    "flat 16 4 256,16384 powerlaw alltoallv"
+    "dragonfly 32 8 128 sparse alltoallv"
+    "fattree 32 8 1024 uniform alltoall"
 )
 selected=("$@")
 for i in "${!cases[@]}"; do
