@@ -4,7 +4,7 @@
  * runs with a real MPI.
  *
  *   xchg-simbench [--coll alltoall|alltoallv|allgather] [-s BYTES] [--dist uniform|normal|powerlaw|sparse]
- *                 [-i ITERS] [-x WARMUP] [--no-verify] [--shared-buffers] [--header]
+ *                 [-i ITERS] [-x WARMUP] [--no-verify] [--shared-buffers] [--p2p-barrier] [--header]
  *                 [--skew MIF [--skew-dist uniform|one-late]] ALGO...
  *
  * ALGO is an xchg selection string ("pairwise", "scattered:batch=8"), "auto"
@@ -180,11 +180,28 @@ static void skew_wait(double tb, double d)
 #endif
 }
 
+/* The barrier before each timed call. By default MPI_Barrier, which under
+ * SMPI is the coll-selector's: rows run under different selectors then start
+ * from barriers with different exit skew, and the skew is part of the time
+ * (docs/results/selection/grid/README.md). --p2p-barrier uses the same
+ * dissemination barrier (ceil(log2 P) zero-byte Sendrecv rounds) for every
+ * row, whatever the selector. */
+static void timing_barrier(int p2p, int rank, int size)
+{
+    if (!p2p) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        return;
+    }
+    for (int k = 1; k < size; k <<= 1)
+        MPI_Sendrecv(NULL, 0, MPI_BYTE, (rank + k) % size, 4242, NULL, 0, MPI_BYTE,
+                     (rank - k + size) % size, 4242, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: xchg-simbench [--coll alltoall|alltoallv|allgather] [-s BYTES] "
                     "[--dist uniform|normal|powerlaw|sparse] [-i ITERS] [-x WARMUP] [--seed N] "
-                    "[--no-verify] [--shared-buffers] [--header]\n"
+                    "[--no-verify] [--shared-buffers] [--p2p-barrier] [--header]\n"
                     "                     [--skew MIF [--skew-dist uniform|one-late]] ALGO...\n"
                     "  ALGO: xchg selection string (e.g. scattered:batch=8) or mpi\n");
 }
@@ -273,7 +290,7 @@ int main(int argc, char **argv)
     const char *coll = "alltoallv";
     int64_t s = 1024;
     dist_kind dist = DIST_UNIFORM;
-    int iters = 2, warmup = 0, verify = 1, shared = 0, header = 0;
+    int iters = 2, warmup = 0, verify = 1, shared = 0, header = 0, p2p_barrier = 0;
     uint64_t seed = 1;
     double skew_mif = 0;
     int skew_dist = SKEW_UNIFORM;
@@ -289,6 +306,7 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--no-verify")) verify = 0;
         else if (!strcmp(o, "--shared-buffers")) shared = 1, verify = 0;
         else if (!strcmp(o, "--header")) header = 1;
+        else if (!strcmp(o, "--p2p-barrier")) p2p_barrier = 1;
         else if (!strcmp(o, "--skew") && has_val) {
             skew_mif = atof(argv[++a]);
             if (!(skew_mif > 0)) { if (!rank) usage(); MPI_Finalize(); return 2; }
@@ -400,7 +418,7 @@ int main(int argc, char **argv)
         double tmin = 1e300, tsum = 0, tmax = 0, smin = 1e300, ssum = 0, smax = 0;
         for (int it = 0; it < warmup + iters; it++) {
             if (verify && it == 0) memset(rbuf, 0xA5, rtotal);
-            MPI_Barrier(MPI_COMM_WORLD);
+            timing_barrier(p2p_barrier, rank, size);
             double t0 = MPI_Wtime(), tb = t0;
             if (skew_mif > 0) {
                 skew_wait(tb, skew_delay(skew_mif, skew_dist, message_us, seed,
