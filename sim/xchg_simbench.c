@@ -186,15 +186,14 @@ static void skew_wait(double tb, double d)
  * (docs/results/selection/grid/README.md). --p2p-barrier uses the same
  * dissemination barrier (ceil(log2 P) zero-byte Sendrecv rounds) for every
  * row, whatever the selector. */
-static void timing_barrier(int p2p, int rank, int size)
+static int timing_barrier(int p2p, int rank, int size)
 {
-    if (!p2p) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        return;
-    }
-    for (int k = 1; k < size; k <<= 1)
-        MPI_Sendrecv(NULL, 0, MPI_BYTE, (rank + k) % size, 4242, NULL, 0, MPI_BYTE,
-                     (rank - k + size) % size, 4242, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (!p2p) return MPI_Barrier(MPI_COMM_WORLD);
+    int rc = MPI_SUCCESS;
+    for (int k = 1; k < size && rc == MPI_SUCCESS; k <<= 1)
+        rc = MPI_Sendrecv(NULL, 0, MPI_BYTE, (rank + k) % size, 4242, NULL, 0, MPI_BYTE,
+                          (rank - k + size) % size, 4242, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return rc;
 }
 
 static void usage(void)
@@ -418,7 +417,10 @@ int main(int argc, char **argv)
         double tmin = 1e300, tsum = 0, tmax = 0, smin = 1e300, ssum = 0, smax = 0;
         for (int it = 0; it < warmup + iters; it++) {
             if (verify && it == 0) memset(rbuf, 0xA5, rtotal);
-            timing_barrier(p2p_barrier, rank, size);
+            if (timing_barrier(p2p_barrier, rank, size) != MPI_SUCCESS) {
+                fprintf(stderr, "xchg-simbench: rank %d: the timing barrier failed\n", rank);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
             double t0 = MPI_Wtime(), tb = t0;
             if (skew_mif > 0) {
                 skew_wait(tb, skew_delay(skew_mif, skew_dist, message_us, seed,

@@ -36,7 +36,8 @@ typedef struct xchg_select_input {
     int max_node_size;
     int64_t bytes;          /* alltoall, allgather: bytes per block (the type
                                signature's size). alltoallv: the mean block,
-                               total bytes over all ranks / P^2, when agreed;
+                               the busiest rank's bytes sent or received (its
+                               own block left out) / P, when agreed;
                                -1 when unknown (no agreement) */
     int64_t max_block_bytes; /* alltoallv: the largest block of any rank, when
                                 agreed; otherwise = bytes */

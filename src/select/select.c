@@ -5,9 +5,9 @@
  * requires matching type signatures), and for alltoallv the inputs that an
  * agreement made the same everywhere.
  *
- * alltoallv's agreement is one MPI_Allreduce(MAX) of two int64 on the
- * context's communicator: the busiest rank's bytes (sent or received) and
- * the largest block. A persistent plan pays it once, at init. A blocking call
+ * alltoallv's agreement is one MPI_Allreduce(MAX) of three int64 on the
+ * context's communicator: the busiest rank's bytes (sent or received), the
+ * largest block and the most non-empty peers of a rank. A persistent plan pays it once, at init. A blocking call
  * pays it on a schedule that every rank follows (the calls are numbered the
  * same everywhere, as MPI orders collectives): XCHG_AGREE=
  *   sampled (default)  at calls 0, 1, 4, 16, 64, 256 (counted from 0) and
