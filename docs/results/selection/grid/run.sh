@@ -19,7 +19,10 @@
 # some dense patterns at the default). evaluate.py makes the tables and plots.
 #   usage: docs/results/selection/grid/run.sh [CASE...]   (default: all cases)
 #   AUTO_ONLY=1 runs only the auto rows (after a change of the selection code:
-#   evaluate.py keeps the last row of each case and variant).
+#   evaluate.py keeps the last row of each case and variant); BASELINES_ONLY=1
+#   only SMPI's built-in collectives (after sim/run's timing barrier became
+#   the same for every row, 2026-11-25: the ompi rows moved, the mpich ones
+#   did not).
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 out=docs/results/selection/grid
@@ -35,6 +38,10 @@ grid_case() { # PLATFORM P Q SIZES DISTS COLL
     if [ "$p" -le 64 ]; then baselines=mpich,ompi; else algos=${algos/linear /}; fi
     [ "$coll" = alltoall ] && algos=${algos/parlinna_coalesced:radix=4,batch=16/bruck}
     local where=(--platforms "$kind" --P "$p" --Q "$q" --sizes "$sizes" --dists "$dists" --coll "$coll")
+    if [ -n "${BASELINES_ONLY:-}" ]; then
+        sim/run --out "$out/measured" "${common[@]}" --baselines "$baselines" "${where[@]}" --algos ""
+        return
+    fi
     [ -n "${AUTO_ONLY:-}" ] ||
         sim/run --out "$out/measured" "${common[@]}" --baselines "$baselines" "${where[@]}" --algos "$algos"
     local autos=(--baselines "" --warmup 2 "${where[@]}" --algos auto)
