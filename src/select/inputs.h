@@ -58,7 +58,7 @@ typedef struct xchg_platform {
     double overhead_per_byte;          /* CPU cost per byte of an eager message,
                                           send and receive together (the copy
                                           through the eager buffers) */
-    double eager_limit;                /* messages below this many bytes are eager */
+    double eager_limit;                /* messages up to this many bytes are eager */
     double beta_node;                  /* inverse bandwidth of all copies inside one
                                           node together (its memory system); 0: no
                                           limit beyond each rank's own */

@@ -19,9 +19,9 @@ double xchg_cost_of_phase(const xchg_cost_case *c, const xchg_platform *pl,
 {
     double sharers = ph->sharers > 0 ? ph->sharers : c->sharers;
     double msgs = ph->local_msgs + ph->remote_msgs, bytes = ph->local_bytes + ph->remote_bytes;
-    /* eager messages (the phase's mean message below the limit) are copied
+    /* eager messages (the phase's mean message up to the limit) are copied
      * through the library's buffers on both sides: a CPU cost per byte */
-    double eager_bytes = msgs > 0 && bytes / msgs < pl->eager_limit ? bytes : 0;
+    double eager_bytes = msgs > 0 && bytes / msgs <= pl->eager_limit ? bytes : 0;
     /* on-node messages and copies of all the node's ranks share its memory */
     double node_share = c->ppn * pl->beta_node;
     xchg_cost_terms t = {

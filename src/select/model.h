@@ -10,8 +10,8 @@
  *   rounds * alpha                      dependent latencies (alpha_remote when
  *                                       the phase sends off-node, else alpha_local)
  * + 2 * messages * overhead             posting a send and its receive
- *   + eager bytes * overhead_per_byte   copying eager messages (mean message
- *                                       below eager_limit) in and out of the
+ *   + eager bytes * overhead_per_byte   copying eager messages (mean message up
+ *                                       to eager_limit) in and out of the
  *                                       library's buffers
  * + max(local bytes * beta_local,       bandwidth: on the node per rank;
  *       remote bytes * sharers * beta_remote)   off the node, the node's link
