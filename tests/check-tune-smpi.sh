@@ -37,9 +37,10 @@ fi
 cat "$file"
 
 # 2. What the file must say: simulated, the platform's model, rules of the
-# tuned algorithms for both collectives, no comm_size/ppn keys (one P, one
-# Q); and what the first matching rule chooses at 64 B (alltoallv: the mean
-# block xchg sees for xchg-simbench -s 64 at P=16, 15 * 64 // 16 = 60).
+# tuned algorithms for both collectives, for communicator sizes 4 to 64 (P =
+# 16 and xchg-tune's --reach 4), no ppn key (one Q); and what the first
+# matching rule chooses at 64 B (alltoallv: the mean block xchg sees for
+# xchg-simbench -s 64 at P=16, 15 * 64 // 16 = 60).
 if python3 - "$file" >"$tmp/expected" <<'EOF'
 import json, sys
 t = json.load(open(sys.argv[1]))
@@ -50,7 +51,7 @@ for coll, size in (("alltoallv", 60), ("alltoall", 64)):
     assert rules, coll + ": no rules"
     for r in rules:
         assert r["algorithm"].split(":")[0] in ("nonblocking", "pairwise", "node_aware"), r
-        assert "comm_size" not in r and "ppn" not in r, r
+        assert r["comm_size"] == [4, 64] and "ppn" not in r, r
     first = next(r for r in rules
                  if "bytes" not in r or (r["bytes"][0] <= size and
                                          (r["bytes"][1] is None or size <= r["bytes"][1])))
@@ -72,16 +73,27 @@ else
     fail "xchg-tuning loads the file"
 fi
 
-# 4. A rule of the file decides, and chooses the rule's algorithm (xchg-info
-# prints the choice with every parameter: compare name and the rule's
-# parameters).
+# 4. A rule of the file decides at P = 16 on nodes of 4, and chooses the
+# rule's algorithm (xchg-info prints the choice with every parameter: compare
+# name and the rule's parameters); at P = 1024 no rule reaches, the model
+# decides.
 mapfile -t expected <"$tmp/expected"
 [ "${#expected[@]}" -eq 2 ] || fail "expected choices for 2 collectives, got ${#expected[@]}"
 for line in "${expected[@]}"; do
     read -r coll size algorithm <<<"$line"
     # shellcheck disable=SC2086
+    far=$(XCHG_TUNING_FILE=$file $mpirun -n 1 "$build/tools/xchg-info" --select "$coll" \
+          --bytes "$size" --ranks 1024 --ppn 4 --top 0 2>&1 </dev/null)
+    if printf '%s\n' "$far" | grep -q "decided by a rule of the tuning file" ||
+       ! printf '%s\n' "$far" | grep -q "the cost model"; then
+        printf '%s\n' "$far"
+        fail "$coll at $size B, P = 1024: a rule tuned at P = 16 decided"
+    else
+        ok "$coll at $size B, P = 1024: the model decided"
+    fi
+    # shellcheck disable=SC2086
     out=$(XCHG_TUNING_FILE=$file $mpirun -n 1 "$build/tools/xchg-info" --select "$coll" \
-          --bytes "$size" --top 0 2>&1 </dev/null)
+          --bytes "$size" --ranks 16 --ppn 4 --top 0 2>&1 </dev/null)
     chosen=$(printf '%s\n' "$out" | head -1)
     if ! printf '%s\n' "$out" | grep -q "decided by a rule of the tuning file"; then
         printf '%s\n' "$out"
