@@ -81,6 +81,19 @@
 #endif
 
 typedef enum { DIST_UNIFORM, DIST_NORMAL, DIST_POWERLAW, DIST_SPARSE, NUM_DISTS } dist_kind;
+/* Every MPI call outside the timed collective: a failure aborts the run
+ * with the call, its line and MPI's message (MPI_COMM_WORLD returns errors). */
+#define CHECK(call) check_mpi((call), #call, __LINE__)
+static void check_mpi(int rc, const char *call, int line)
+{
+    if (rc == MPI_SUCCESS) return;
+    char message[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(rc, message, &len) != MPI_SUCCESS) snprintf(message, sizeof message, "code %d", rc);
+    fprintf(stderr, "xchg-simbench: line %d: %s failed: %s\n", line, call, message);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
 static const char *const dist_names[] = {"uniform", "normal", "powerlaw", "sparse"};
 
 static uint64_t mix(uint64_t x)
@@ -211,14 +224,14 @@ static void split_nodes(int rank, MPI_Comm *node)
 {
     char name[MPI_MAX_PROCESSOR_NAME];
     int len, number = -1, all_named;
-    MPI_Get_processor_name(name, &len);
+    CHECK(MPI_Get_processor_name(name, &len));
     if (sscanf(name, "node-%d", &number) != 1) number = -1;
     int named = number >= 0;
-    MPI_Allreduce(&named, &all_named, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    CHECK(MPI_Allreduce(&named, &all_named, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
     if (all_named)
-        MPI_Comm_split(MPI_COMM_WORLD, number, rank, node);
+        CHECK(MPI_Comm_split(MPI_COMM_WORLD, number, rank, node));
     else
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node);
+        CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node));
 }
 
 #ifdef XCHG_SIMGRID_ROUTES
@@ -232,12 +245,12 @@ static void print_busiest_links(const int *scounts, int rank, int size)
     sg_link_t *links = sg_link_list();
     if (rank == 0) /* the ranks share one address space: number the links once */
         for (size_t l = 0; l < nlinks; l++) sg_link_set_data(links[l], (void *)(intptr_t)(l + 1));
-    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
     char *names = malloc((size_t)size * MPI_MAX_PROCESSOR_NAME), mine[MPI_MAX_PROCESSOR_NAME] = {0};
     int len;
-    MPI_Get_processor_name(mine, &len);
-    MPI_Allgather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
-                  MPI_COMM_WORLD);
+    CHECK(MPI_Get_processor_name(mine, &len));
+    CHECK(MPI_Allgather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  MPI_COMM_WORLD));
     double *load = calloc(nlinks, sizeof(double)), *total = calloc(nlinks, sizeof(double));
     sg_host_t self = sg_host_by_name(mine);
     xbt_dynar_t route = xbt_dynar_new(sizeof(sg_link_t), NULL);
@@ -253,7 +266,7 @@ static void print_busiest_links(const int *scounts, int rank, int size)
         }
     }
     xbt_dynar_free(&route);
-    MPI_Reduce(load, total, (int)nlinks, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    CHECK(MPI_Reduce(load, total, (int)nlinks, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD));
     if (rank == 0) {
         double worst[2] = {0, 0};
         const char *which[2] = {"-", "-"};
@@ -282,8 +295,8 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int rank, size, status = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 
     const char *coll = "alltoallv";
@@ -365,24 +378,24 @@ int main(int argc, char **argv)
     MPI_Comm node;
     int node_rank, q, nodes, is_leader;
     split_nodes(rank, &node);
-    MPI_Comm_rank(node, &node_rank);
-    MPI_Comm_size(node, &q);
+    CHECK(MPI_Comm_rank(node, &node_rank));
+    CHECK(MPI_Comm_size(node, &q));
     is_leader = node_rank == 0;
-    MPI_Allreduce(&is_leader, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(MPI_Allreduce(&is_leader, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     int leader = rank;
-    MPI_Bcast(&leader, 1, MPI_INT, 0, node);
+    CHECK(MPI_Bcast(&leader, 1, MPI_INT, 0, node));
     int *leader_of = malloc(size * sizeof(int));
-    MPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, MPI_COMM_WORLD);
+    CHECK(MPI_Allgather(&leader, 1, MPI_INT, leader_of, 1, MPI_INT, MPI_COMM_WORLD));
     int64_t mine[3] = {0, 0, 0}, node_sums[2], maxes[4];
     for (int p = 0; p < size; p++) {
         if (p != rank) mine[0] += scounts[p];
         if (leader_of[p] != leader) mine[1] += scounts[p], mine[2] += rcounts[p];
     }
-    MPI_Allreduce(mine + 1, node_sums, 2, MPI_INT64_T, MPI_SUM, node);
+    CHECK(MPI_Allreduce(mine + 1, node_sums, 2, MPI_INT64_T, MPI_SUM, node));
     int64_t local4[4] = {mine[0], mine[1], node_sums[0], node_sums[1]};
-    MPI_Allreduce(local4, maxes, 4, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(MPI_Allreduce(local4, maxes, 4, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD));
     int64_t total_offnode = 0;
-    MPI_Allreduce(mine + 1, &total_offnode, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(MPI_Allreduce(mine + 1, &total_offnode, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
 
     /* The collectives run on a duplicate of MPI_COMM_WORLD that is freed
      * before MPI_Finalize: xchg's per-communicator state (e.g. the MPI windows
@@ -392,7 +405,7 @@ int main(int argc, char **argv)
      * ("Actor pid=N is gone??", smpi_request.cpp:531): its barrier meets
      * ranks that have already finalized. */
     MPI_Comm work;
-    MPI_Comm_dup(MPI_COMM_WORLD, &work);
+    CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &work));
 
     double message_us = skew_mif > 0 ? measure_message_us(s) : 0;
     print_busiest_links(scounts, rank, size);
@@ -451,13 +464,13 @@ int main(int argc, char **argv)
                         }
             if (skew_mif > 0) { /* completion time (mean) and span */
                 double arr = t0 - tb, lv = t1 - tb, first, last;
-                MPI_Allreduce(&t, &tall, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                CHECK(MPI_Allreduce(&t, &tall, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
                 tall /= size;
-                MPI_Allreduce(&arr, &first, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-                MPI_Allreduce(&lv, &last, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                CHECK(MPI_Allreduce(&arr, &first, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD));
+                CHECK(MPI_Allreduce(&lv, &last, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
                 span = last - first;
             } else {
-                MPI_Allreduce(&t, &tall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                CHECK(MPI_Allreduce(&t, &tall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
             }
             if (it >= warmup) {
                 tmin = tall < tmin ? tall : tmin;
@@ -469,7 +482,7 @@ int main(int argc, char **argv)
             }
         }
         int anybad = 0;
-        MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        CHECK(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
         if (anybad) status = 1;
         if (rank == 0) {
             printf("%s,%s,%d,%d,%d,%lld,%s,%d,%.9g,%.9g,%.9g,%lld,%lld,%lld,%lld,%lld,%s", coll,
@@ -485,8 +498,8 @@ int main(int argc, char **argv)
         }
     }
     free(leader_of);
-    MPI_Comm_free(&work);
-    MPI_Comm_free(&node);
+    CHECK(MPI_Comm_free(&work));
+    CHECK(MPI_Comm_free(&node));
     free_buffer(sbuf, shared);
     free_buffer(rbuf, shared);
     free(scounts); free(rcounts); free(sdispls); free(rdispls);
