@@ -28,21 +28,25 @@ void *xchg_malloc(size_t nbytes)
     return nbytes ? malloc(nbytes) : NULL;
 }
 
+/* SimGrid 3.32's predefined error handlers have no function to call:
+ * MPI_Comm_call_errhandler jumps to NULL. Under SMPI xchg does what they
+ * stand for itself. */
+#ifdef SMPI_H
+enum { predefined_handlers_callable = 0 };
+#else
+enum { predefined_handlers_callable = 1 };
+#endif
+
 int xchg_raise(MPI_Comm user_comm, int code)
 {
     if (code == MPI_SUCCESS) return code;
     MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
     if (user_comm != MPI_COMM_NULL && MPI_Comm_get_errhandler(user_comm, &handler) == MPI_SUCCESS) {
-        int returns = handler == MPI_ERRORS_RETURN, fatal = handler == MPI_ERRORS_ARE_FATAL;
+        int fatal = handler == MPI_ERRORS_ARE_FATAL, returns = handler == MPI_ERRORS_RETURN;
         if (fatal) fprintf(stderr, "xchg: %s\n", last_error[0] ? last_error : "MPI error");
         if (handler != MPI_ERRHANDLER_NULL) MPI_Errhandler_free(&handler);
-#ifdef SMPI_H
-        /* SimGrid 3.32's predefined handlers have no function to call:
-         * MPI_Comm_call_errhandler jumps to NULL. Do what they stand for. */
-        if (returns) return code;
-        if (fatal) MPI_Abort(user_comm, code);
-#endif
-        (void)returns, (void)fatal;
+        if (!predefined_handlers_callable && returns) return code;
+        if (!predefined_handlers_callable && fatal) MPI_Abort(user_comm, code);
         MPI_Comm_call_errhandler(user_comm, code);
     }
     return code;

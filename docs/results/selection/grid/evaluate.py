@@ -2,8 +2,9 @@
 """Tables and plot of the held-out grid (run.sh).
 
 For every case (platform, collective, P, Q, S, distribution) measured in
-measured/results.csv (and p1024/results.csv, run1024.sh): the best xchg algorithm measured there (candidates and
-every auto variant), each auto variant's time and its ratio to that best
+measured/results.csv (and p1024/results.csv, run1024.sh): the best xchg
+algorithm measured there (candidates and every auto variant), each auto
+variant's time and its ratio to that best
 (where an auto variant was not run, the time of its choice, named by
 xchg-info, when that selection was measured: "(by name)"), and
 the baselines users really run: SMPI's built-in MPICH and Open MPI collectives
