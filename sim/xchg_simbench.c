@@ -297,7 +297,7 @@ int main(int argc, char **argv)
     int rank, size, status = 0;
     CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
 
     const char *coll = "alltoallv";
     int64_t s = 1024;
@@ -430,10 +430,7 @@ int main(int argc, char **argv)
         double tmin = 1e300, tsum = 0, tmax = 0, smin = 1e300, ssum = 0, smax = 0;
         for (int it = 0; it < warmup + iters; it++) {
             if (verify && it == 0) memset(rbuf, 0xA5, rtotal);
-            if (timing_barrier(p2p_barrier, rank, size) != MPI_SUCCESS) {
-                fprintf(stderr, "xchg-simbench: rank %d: the timing barrier failed\n", rank);
-                MPI_Abort(MPI_COMM_WORLD, 1);
-            }
+            CHECK(timing_barrier(p2p_barrier, rank, size));
             double t0 = MPI_Wtime(), tb = t0;
             if (skew_mif > 0) {
                 skew_wait(tb, skew_delay(skew_mif, skew_dist, message_us, seed,
