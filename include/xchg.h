@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define XCHG_VERSION_MAJOR 0
-#define XCHG_VERSION_MINOR 1
+#define XCHG_VERSION_MINOR 2
 #define XCHG_VERSION_PATCH 0
 
 int XCHG_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

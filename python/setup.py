@@ -6,6 +6,7 @@ so the package uses the same MPI as mpi4py.
 """
 import glob
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -16,6 +17,14 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)  # the repository: include/ and src/
+
+
+def xchg_version():
+    """The library's version, from include/xchg.h (its one place)."""
+    with open(os.path.join(ROOT, "include", "xchg.h")) as header:
+        parts = dict(re.findall(r"^#define XCHG_VERSION_(MAJOR|MINOR|PATCH) +([0-9]+)$",
+                                header.read(), re.M))
+    return "%s.%s.%s" % (parts["MAJOR"], parts["MINOR"], parts["PATCH"])
 
 
 def library_sources():
@@ -86,7 +95,7 @@ extension = Extension(
 
 setup(
     name="xchg",
-    version="0.1.0",
+    version=xchg_version(),
     description="xchg's all-to-all collectives for mpi4py programs",
     license="see LICENSE in the repository",
     packages=["xchg"],

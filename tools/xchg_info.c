@@ -306,7 +306,7 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: [mpirun -n P] xchg-info [--algorithms | --markdown | --topology |\n"
+    fprintf(out, "usage: [mpirun -n P] xchg-info [--version | --algorithms | --markdown | --topology |\n"
                  "                                 --select COLL --bytes N [--top K]\n"
                  "                                 [--ranks P --ppn Q]]\n"
                  "  no option: algorithms, topology and default selections\n"
@@ -344,6 +344,12 @@ int main(int argc, char **argv)
     long long bytes = -1;
     int top = 10, ranks = 0, ppn = 0, peers = 0, npredict = 0;
     char *predict[64];
+    for (int i = 1; i < argc; i++) /* before MPI_Init: no launcher needed */
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("xchg-info (xchg) %d.%d.%d\n", XCHG_VERSION_MAJOR, XCHG_VERSION_MINOR,
+                   XCHG_VERSION_PATCH);
+            return 0;
+        }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     opterr = rank == 0;

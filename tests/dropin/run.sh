@@ -47,8 +47,8 @@ build='' work='' mpi='' cc='' fc='' launcher='' run=''
 
 # setup_mpi BUILD_DIR: compilers and launcher of the build's MPI.
 setup_mpi() {
-    build=$1
-    work=$PWD/$build/dropin-tests
+    case $1 in /*) build=$1 ;; *) build=$PWD/$1 ;; esac
+    work=$build/dropin-tests
     cc=$(sed -n 's/^MPI_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
     cc=$(command -v "${cc:-mpicc}" || echo "${cc:-mpicc}")
     local dir base suffix
@@ -57,7 +57,7 @@ setup_mpi() {
     suffix=${base#mpicc}                      # ".openmpi", ".mpich" or ""
     fc=$dir/mpifort$suffix
     launcher=$dir/mpiexec$suffix
-    run=$PWD/$build/xchg-run
+    run=$build/xchg-run
     if grep -q 'libmpich\.so' "$build/src/interpose/libxchg-mpi.so" 2>/dev/null; then
         mpi=mpich
     else
@@ -341,7 +341,7 @@ test_profile() {
 
 # The program linked with -lxchg-mpi (before the MPI library), no LD_PRELOAD.
 test_linked() {
-    local dir=$PWD/$build/src/interpose name=openmpi-edge-linked
+    local dir=$build/src/interpose name=openmpi-edge-linked
     if ! "$cc" -O1 -o "$work/edge-linked" "$src/edge.c" -L"$dir" -Wl,-rpath,"$dir" -lxchg-mpi \
         >"$work/edge-linked.build.log" 2>&1; then
         fail "edge linked with -lxchg-mpi: does not build (log $work/edge-linked.build.log)"

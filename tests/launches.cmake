@@ -1,0 +1,98 @@
+# Every test launch, one line each: CTest registers them (ctest -L quick,
+# ctest -R harness-openmpi-8) and scripts/run-tests runs them through ctest.
+#
+#   xchg_launch(NAME  SET  TIMEOUT  LABELS  [NP N] [ENV VAR=VALUE...] [REQUIRES PROGRAM...]
+#               COMMAND PROGRAM ARG...)
+#
+# SET is the build tree that runs it: openmpi (build/), mpich (build-mpich/),
+# sanitizers (build-asan/). LABELS: quick (scripts/run-tests --quick), full
+# (scripts/run-tests), both for a launch in both runs, plus a category. NP N
+# runs PROGRAM under the build's mpiexec with N ranks. A launch prints
+# "N passed, N failed" as its last such line, or counts as one case by its
+# exit status. All fields: cmake/XchgLaunches.cmake.
+
+set(build ${PROJECT_BINARY_DIR})
+set(harness $<TARGET_FILE:xchg-harness>)
+# The MPI launcher as one string, for scripts that take it as an argument.
+string(REPLACE ";" " " mpirun "${MPIEXEC_EXECUTABLE};${XCHG_TEST_MPIEXEC_PREFLAGS}")
+# The SimGrid build that sim/smoke makes and tune-smpi uses.
+set(XCHG_TEST_SMPI_BUILD ${PROJECT_SOURCE_DIR}/build-smpi CACHE PATH
+    "The SimGrid SMPI build tree of the sim launches (sim/smoke configures it)")
+
+# The libraries call MPI only through PMPI; every defined algorithm is registered;
+# the README's algorithm table matches the registry; one version everywhere;
+# the Spack package's CMake arguments are options of this build.
+xchg_launch(pmpi-openmpi       openmpi 30  "quick;full" COMMAND tests/check-pmpi.sh $<TARGET_FILE:xchg_shared>)
+xchg_launch(pmpi-mpich         mpich   30  "quick;full" COMMAND tests/check-pmpi.sh $<TARGET_FILE:xchg_shared>)
+xchg_launch(inventory          openmpi 30  "quick;full" COMMAND tests/check-inventory.sh ${build})
+xchg_launch(readme-algorithms  openmpi 60  "quick;full" ENV XCHG_BUILD_DIR=${build} COMMAND scripts/readme-algorithms --check)
+xchg_launch(version            openmpi 60  "quick;full" COMMAND tests/check-version.sh ${build})
+xchg_launch(spack              openmpi 300 "quick;full;spack" COMMAND python3 tests/check-spack.py --cmake ${CMAKE_COMMAND} --mpicc ${MPI_C_COMPILER})
+
+# The correctness harness (tests/harness.c), quick: small worlds.
+xchg_launch(harness-openmpi-8  openmpi    300 quick NP 8 COMMAND ${harness} --quick --sizes=1,2,3,4,5,8)
+xchg_launch(harness-mpich-3    mpich      200 quick NP 3 COMMAND ${harness} --quick --sizes=1,3 --layouts=3)
+xchg_launch(harness-asan-3     sanitizers 300 quick NP 3 COMMAND ${harness} --quick --sizes=3 --layouts=2 --leak-test=20)
+# Full: Open MPI, world of 16: P <= 8 all 12 layouts; P = 12, 16 the first 5
+# (one node, nodes of 2, 3 cyclic, 4, "3,2,4"), at most 6 parameter points
+# there; a world of 7; MPICH at 4 ranks (it busy-polls: no oversubscription);
+# ASan with communicator churn under LeakSanitizer; valgrind on a small case.
+xchg_launch(harness-openmpi-16 openmpi    1200 full NP 16 COMMAND ${harness} --sizes=1,2,3,4,5,7,8,12,16 --layouts-large=5 --points=6)
+xchg_launch(harness-openmpi-7  openmpi    400  full NP 7  COMMAND ${harness} --sizes=3,5,7 --seed=7 --layouts=6 --leak-test=20)
+xchg_launch(harness-mpich-4    mpich      900  full NP 4  COMMAND ${harness} --sizes=1,2,3,4 --seed=3 --layouts=6 --points-small=10)
+xchg_launch(harness-asan-4     sanitizers 600  full NP 4  COMMAND ${harness} --quick --sizes=1,3,4 --seed=5 --layouts=4 --leak-test=100)
+xchg_launch(valgrind-mpich-2   mpich      600  "full;valgrind" NP 2 REQUIRES valgrind COMMAND valgrind -q --error-exitcode=42 --leak-check=full --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp ${harness} --quick --sizes=2 --layouts=2 --points=1 --points-small=1 --leak-test=10)
+# ParLogNa's measured scratch peak and message counts equal its documented
+# schedule, every (P <= 12, r, bounce).
+xchg_launch(parlogna-memory    openmpi    300  full NP 12 COMMAND $<TARGET_FILE:test_parlogna_memory>)
+
+# Neighbourhood alltoallv against PMPI_Neighbor_alltoallv on random graphs.
+xchg_launch(neighbor-openmpi-7 openmpi 60  "quick;full" NP 7 COMMAND $<TARGET_FILE:xchg-neighbor> --graphs=12 --seed=1)
+xchg_launch(neighbor-mpich-3   mpich   120 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-neighbor> --graphs=12 --seed=2)
+# The one-sided arrival-aware algorithms (tests/arrival.c): 2000 calls per
+# case under seeded random arrival delays, every result against MPI. Open MPI
+# 4.1 here offers RMA windows over user memory only through osc/pt2pt (no
+# RDMA-capable BTL), so one launch selects it: zerocopy runs there, and falls
+# back to the copy scheme in the default launch. Virtual nodes give
+# shm_direct an inter-node phase.
+xchg_launch(arrival-openmpi-5       openmpi 300 "quick;full" NP 5 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-arrival> --calls=2000 --seed=1)
+xchg_launch(arrival-openmpi-pt2pt-4 openmpi 300 "quick;full" NP 4 ENV OMPI_MCA_osc=sm,pt2pt COMMAND $<TARGET_FILE:xchg-arrival> --calls=2000 --seed=2)
+xchg_launch(arrival-mpich-2         mpich   300 "quick;full" NP 2 ENV XCHG_VIRTUAL_NODES=1 COMMAND $<TARGET_FILE:xchg-arrival> --calls=2000 --seed=3)
+# Automatic selection: the same choice on every rank (alltoallv counts that
+# differ between ranks, XCHG_AGREE sampled/always/never; neighbourhood graphs
+# whose degree differs between ranks), results against MPI; uneven virtual
+# nodes of 4 and 2, nodes of 2 and of 3 (the model must choose locality for
+# the multigraph, standard for the ring, on every rank).
+xchg_launch(select-openmpi-6        openmpi 120 "quick;full" NP 6 ENV XCHG_VIRTUAL_NODES=4,2 COMMAND $<TARGET_FILE:xchg-select> --calls=40)
+xchg_launch(select-openmpi-6-nodes2 openmpi 120 "quick;full" NP 6 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-select> --calls=8)
+xchg_launch(select-openmpi-5-nodes3 openmpi 120 "quick;full" NP 5 ENV XCHG_VIRTUAL_NODES=3 COMMAND $<TARGET_FILE:xchg-select> --calls=8)
+xchg_launch(select-mpich-3          mpich   120 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-select> --calls=20)
+# The tuning file: good and bad files, the file:line of every error; and the
+# tuner end to end (tools/xchg-tune --quick writes a file the reader loads).
+xchg_launch(tuning-openmpi     openmpi 60  "quick;full" NP 2 COMMAND $<TARGET_FILE:xchg-tuning>)
+xchg_launch(tuning-mpich       mpich   60  "quick;full" NP 1 COMMAND $<TARGET_FILE:xchg-tuning>)
+xchg_launch(tune-quick         openmpi 120 "quick;full" COMMAND tests/check-tune.sh ${build} ${mpirun})
+# Threads: each of 4 threads per rank on its own communicator.
+xchg_launch(threads            openmpi 300 "quick;full" NP 4 COMMAND $<TARGET_FILE:xchg-threads>)
+
+# The drop-in library under programs nobody here wrote (tests/dropin/run.sh):
+# mpi4py, FFTW, Fortran, edge cases, neighbourhood requests.
+xchg_launch(dropin-openmpi     openmpi 300 "quick;full;dropin" COMMAND bash tests/dropin/run.sh ${build} -)
+xchg_launch(dropin-mpich       mpich   300 "full;dropin"       COMMAND bash tests/dropin/run.sh - ${build})
+
+# Applications, each checked against a reference: BoomerAMG's halo exchanges
+# (skipped without hypre), the 3-D FFT (against serial FFTW), transitive
+# closure (against a serial closure); --inject-error must fail.
+xchg_launch(amg                openmpi 60  "quick;full;apps" COMMAND apps/amg/check.sh ${build})
+xchg_launch(fft                openmpi 120 "quick;full;apps" COMMAND apps/fft/check.sh ${build})
+xchg_launch(closure            openmpi 120 "quick;full;apps" COMMAND apps/closure/check.sh ${build})
+
+# The Python package (python/): pytest under mpirun -n 1..4, every result
+# against mpi4py's own collective.
+xchg_launch(python             openmpi 300 "quick;full;python" COMMAND python/tests/run.sh ${build})
+
+# SimGrid SMPI: 64 simulated ranks on 4 nodes, results checked (sim/smoke,
+# which configures and builds the SMPI tree); then the tuner on a simulated
+# 16-rank flat cluster: the file it writes must load and decide.
+xchg_launch(smpi-smoke         openmpi 400 "quick;full;sim" REQUIRES smpirun FIXTURES_SETUP smpi-build COMMAND sim/smoke ${XCHG_TEST_SMPI_BUILD})
+xchg_launch(tune-smpi          openmpi 120 "quick;full;sim" REQUIRES smpirun FIXTURES_REQUIRED smpi-build COMMAND tests/check-tune-smpi.sh ${build} ${XCHG_TEST_SMPI_BUILD} ${mpirun})
