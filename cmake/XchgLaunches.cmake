@@ -33,27 +33,29 @@
 # The command runs through tests/launch.sh, which copies its output to the
 # log: scripts/run-tests sums the logs' "N passed, N failed" lines.
 
-# Which MPI this build uses decides its set (XCHG_TEST_SET overrides).
+# Which MPI this build uses decides its set (XCHG_TEST_SET overrides): its
+# mpi.h defines OPEN_MPI for Open MPI; anything else (MPICH and the MPIs
+# derived from it) gets the launches with plain mpiexec flags.
+include(CheckSymbolExists)
+set(CMAKE_REQUIRED_INCLUDES ${MPI_C_INCLUDE_DIRS})
+set(CMAKE_REQUIRED_QUIET ON)
+check_symbol_exists(OPEN_MPI mpi.h XCHG_MPI_IS_OPEN_MPI)
+unset(CMAKE_REQUIRED_INCLUDES)
+unset(CMAKE_REQUIRED_QUIET)
+set(_xchg_is_ompi ${XCHG_MPI_IS_OPEN_MPI})
 if(XCHG_SMPI)
   set(_xchg_set none)
 elseif(XCHG_SANITIZE)
   set(_xchg_set sanitizers)
-elseif("${MPI_C_LIBRARIES}" MATCHES "mpich")
-  set(_xchg_set mpich)
-elseif("${MPI_C_LIBRARIES}" MATCHES "openmpi|open-mpi|libmpi\\.so")
+elseif(_xchg_is_ompi)
   set(_xchg_set openmpi)
 else()
-  set(_xchg_set mpich)   # another MPI: the launches with plain mpiexec flags
+  set(_xchg_set mpich)
 endif()
 set(XCHG_TEST_SET ${_xchg_set} CACHE STRING
     "The launches of tests/launches.cmake this build registers: openmpi, mpich, sanitizers or none")
 set_property(CACHE XCHG_TEST_SET PROPERTY STRINGS openmpi mpich sanitizers none)
 
-# Is the MPI Open MPI (its launcher's flags)?
-set(_xchg_is_ompi FALSE)
-if("${MPI_C_LIBRARIES}" MATCHES "openmpi|open-mpi|libmpi\\.so")
-  set(_xchg_is_ompi TRUE)
-endif()
 set(XCHG_TEST_MPIEXEC_PREFLAGS ${MPIEXEC_PREFLAGS})
 if(_xchg_is_ompi AND NOT "--oversubscribe" IN_LIST XCHG_TEST_MPIEXEC_PREFLAGS)
   list(APPEND XCHG_TEST_MPIEXEC_PREFLAGS --oversubscribe)

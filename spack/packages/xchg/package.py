@@ -61,6 +61,14 @@ class Xchg(CMakePackage):
             self.define("XCHG_BUILD_TESTS", self.run_tests),
         ]
 
+    def check(self):
+        """spack install --test=root: the quick launches of the correctness
+        tests (tests/launches.cmake), without those that need Debian's
+        Python, SimGrid or the apps' dependencies."""
+        with working_dir(self.build_directory):
+            ctest = Executable(join_path(self.spec["cmake"].prefix.bin, "ctest"))
+            ctest("-L", "quick", "-LE", "python|sim|dropin|apps|spack", "--output-on-failure")
+
     @run_after("install")
     def install_python_package(self):
         """The Python package (python/) builds its extension from the
