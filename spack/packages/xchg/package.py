@@ -17,7 +17,7 @@ class Xchg(CMakePackage):
     programs with them."""
 
     # No public release archive yet: build from a checkout with
-    #   spack develop --path /path/to/xchg xchg@=0.2.0   (README.md, "Installing with Spack")
+    #   spack develop --path /path/to/xchg xchg@=0.2.0   (README.md, "Installing": "With Spack")
     license("BSD-3-Clause")
 
     version("0.2.0")
