@@ -181,8 +181,8 @@ static void test_bad_files(void)
              "unknown key 'comm_sise'");
     test_bad("unknown top-level key", "{\"xchg_tuning\": 1, \"rules\": {},\n \"rule\": 1}\n", 2,
              "unknown key 'rule'");
-    test_bad("unknown collective", "{\"xchg_tuning\": 1,\n \"rules\": {\n  \"alltoallw\": []}}\n",
-             3, "unknown collective 'alltoallw'");
+    test_bad("unknown collective", "{\"xchg_tuning\": 1,\n \"rules\": {\n  \"alltoallx\": []}}\n",
+             3, "unknown collective 'alltoallx'");
     test_bad("rules not an array", "{\"xchg_tuning\": 1,\n \"rules\": {\"alltoall\": {}}}\n", 2,
              "must be an array");
     test_bad("incomplete model",

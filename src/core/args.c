@@ -7,8 +7,9 @@
 
 #include "error.h"
 
-static const char *const coll_names[XCHG_NUM_COLL] = {"alltoall", "alltoallv", "allgather",
-                                                      "neighbor_alltoallv"};
+static const char *const coll_names[XCHG_NUM_COLL] = {
+    [XCHG_ALLTOALL] = "alltoall", [XCHG_ALLTOALLV] = "alltoallv", [XCHG_ALLGATHER] = "allgather",
+    [XCHG_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv", [XCHG_ALLTOALLW] = "alltoallw"};
 
 const char *xchg_coll_name(xchg_coll coll)
 {
@@ -23,7 +24,7 @@ int xchg_coll_from_name(const char *name, xchg_coll *coll)
             return MPI_SUCCESS;
         }
     return xchg_error(MPI_ERR_ARG, "unknown collective '%s': valid choices are alltoall, "
-                                   "alltoallv, allgather, neighbor_alltoallv", name ? name : "(null)");
+                                   "alltoallv, alltoallw, allgather, neighbor_alltoallv", name ? name : "(null)");
 }
 
 int xchg_type_describe(MPI_Datatype type, xchg_type_info *info)
@@ -78,18 +79,19 @@ static void side_init(xchg_side *s, const side_arrays *arr, void *buf)
 /* Check one side's counts and buffer; fill bytes. */
 static int side_check(xchg_side *s, int size, const char *what)
 {
-    int any = 0;
+    int relative = 0; /* a non-empty block whose datatype is not absolute */
     for (int p = 0; p < size; p++) {
+        const xchg_type_info *t = xchg_side_type(s, p);
         if (s->counts[p] < 0)
             return xchg_error(MPI_ERR_COUNT, "%s count for rank %d is negative (%d)", what, p,
                               s->counts[p]);
-        s->bytes[p] = (int64_t)s->counts[p] * s->type.size;
-        if (s->counts[p] > 0 && s->type.size > 0) any = 1;
+        s->bytes[p] = (int64_t)s->counts[p] * t->size;
+        /* MPI_BOTTOM (NULL) is a buffer only for a datatype that addresses
+         * absolute memory (built from MPI_Get_address): its data starts
+         * beyond the first page. */
+        if (s->counts[p] > 0 && t->size > 0 && t->true_lb < 4096) relative = 1;
     }
-    /* MPI_BOTTOM (NULL) is a buffer only for a datatype that addresses
-     * absolute memory (built from MPI_Get_address): its data starts beyond
-     * the first page. */
-    if (any && s->buf == NULL && s->type.true_lb < 4096)
+    if (relative && s->buf == NULL)
         return xchg_error(MPI_ERR_BUFFER, "%s buffer is NULL (MPI_BOTTOM) but a %s count is not "
                           "zero and the datatype does not address absolute memory", what, what);
     return MPI_SUCCESS;
@@ -108,14 +110,16 @@ static int resolve_in_place(xchg_args *a, side_arrays *send_arr, int own_block_o
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (int p = 0; p < a->size; p++) {
         int src = own_block_only ? a->rank : p;
-        if (r->counts[src] == 0 || r->type.size == 0) continue;
-        int64_t first = r->offsets[src] + r->type.true_lb;
-        int64_t last = r->offsets[src] + (int64_t)(r->counts[src] - 1) * r->type.extent +
-                       r->type.true_lb + r->type.true_extent;
+        const xchg_type_info *t = xchg_side_type(r, src);
+        if (r->counts[src] == 0 || t->size == 0) continue;
+        int64_t first = r->offsets[src] + t->true_lb;
+        int64_t last = r->offsets[src] + (int64_t)(r->counts[src] - 1) * t->extent +
+                       t->true_lb + t->true_extent;
         if (first < lo) lo = first;
         if (last > hi) hi = last;
     }
     a->send.type = r->type;
+    a->send.types = r->types; /* alltoallw: the receive side's per-peer types */
     side_init(&a->send, send_arr, NULL);
     for (int p = 0; p < a->size; p++) {
         int src = own_block_only ? a->rank : p;
@@ -184,6 +188,73 @@ int xchg_args_alltoallv(xchg_args *a, const void *sendbuf, const int *sendcounts
     XCHG_CHECK(finish_send_side(a, &arr[0], sendbuf, sendtype, 0));
     if (sendbuf != MPI_IN_PLACE) /* the extent is known only now */
         for (int p = 0; p < size; p++) arr[0].offsets[p] = (int64_t)sdispls[p] * a->send.type.extent;
+    return MPI_SUCCESS;
+fail:
+    xchg_args_free(a);
+    return rc;
+}
+
+/* Alltoallw: describe each peer's datatype of one side; the side's own
+ * `type` keeps only whether every non-empty block is contiguous. */
+static int describe_types(xchg_side *s, xchg_type_info *infos, const MPI_Datatype *types,
+                          const int *counts, int size, const char *what)
+{
+    int rc = MPI_SUCCESS, contiguous = 1;
+    for (int p = 0; p < size; p++) {
+        if (p > 0 && types[p] == types[p - 1] && types[p] != MPI_DATATYPE_NULL) { /* a type repeated: described once */
+            infos[p] = infos[p - 1];
+        } else if (types[p] == MPI_DATATYPE_NULL && counts[p] == 0) { /* an empty block */
+            XCHG_CHECK(xchg_type_describe(MPI_BYTE, &infos[p]));
+        } else if (types[p] == MPI_DATATYPE_NULL) {
+            return xchg_error(MPI_ERR_TYPE, "%s datatype for rank %d is MPI_DATATYPE_NULL "
+                              "(count %d)", what, p, counts[p]);
+        } else {
+            XCHG_CHECK(xchg_type_describe(types[p], &infos[p]));
+        }
+        if (counts[p] > 0 && infos[p].size > 0 && !infos[p].contiguous) contiguous = 0;
+    }
+    memset(&s->type, 0, sizeof s->type);
+    s->type.type = MPI_DATATYPE_NULL;
+    s->type.contiguous = contiguous;
+    s->types = infos;
+fail:
+    return rc;
+}
+
+int xchg_args_alltoallw(xchg_args *a, const void *sendbuf, const int *sendcounts,
+                        const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
+                        const int *recvcounts, const int *rdispls,
+                        const MPI_Datatype *recvtypes, MPI_Comm comm, int rank, int size)
+{
+    side_arrays arr[2] = {{0}}; /* filled by alloc_arrays (zeroed for gcc -O3) */
+    int rc;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    args_init(a, XCHG_ALLTOALLW, comm, rank, size);
+    if (!recvcounts || !rdispls || !recvtypes)
+        return xchg_error(MPI_ERR_ARG, "recvcounts, rdispls or recvtypes is NULL");
+    if (!in_place && (!sendcounts || !sdispls || !sendtypes))
+        return xchg_error(MPI_ERR_ARG, "sendcounts, sdispls or sendtypes is NULL");
+    XCHG_CHECK(alloc_arrays(a, size, 2, arr));
+    XCHG_ALLOC(a->owned_types, 2 * (size_t)size * sizeof(xchg_type_info) + 1);
+    side_init(&a->recv, &arr[1], recvbuf);
+    for (int p = 0; p < size; p++) {
+        arr[1].counts[p] = recvcounts[p];
+        arr[1].offsets[p] = rdispls[p]; /* bytes, as MPI_Alltoallw says */
+    }
+    XCHG_CHECK(describe_types(&a->recv, a->owned_types + size, recvtypes, recvcounts, size,
+                              "receive"));
+    XCHG_CHECK(side_check(&a->recv, size, "receive"));
+    if (in_place) {
+        XCHG_CHECK(resolve_in_place(a, &arr[0], 0));
+        return MPI_SUCCESS;
+    }
+    side_init(&a->send, &arr[0], (void *)sendbuf);
+    for (int p = 0; p < size; p++) {
+        arr[0].counts[p] = sendcounts[p];
+        arr[0].offsets[p] = sdispls[p];
+    }
+    XCHG_CHECK(describe_types(&a->send, a->owned_types, sendtypes, sendcounts, size, "send"));
+    XCHG_CHECK(side_check(&a->send, size, "send"));
     return MPI_SUCCESS;
 fail:
     xchg_args_free(a);
@@ -346,6 +417,9 @@ void xchg_args_refresh_in_place(xchg_args *a)
 void xchg_args_free(xchg_args *a)
 {
     free(a->owned);
+    free(a->owned_types);
+    a->owned_types = NULL;
+    a->send.types = a->recv.types = NULL;
     free(a->owned_copy);
     free(a->sources);
     free(a->send_gindex);
@@ -367,7 +441,8 @@ static int pack_bottom(const xchg_side *s, int peer, void *packed, int unpack)
     MPI_Aint displ = -1;
     MPI_Datatype shifted = MPI_DATATYPE_NULL;
     char *one = (char *)1;
-    XCHG_CHECK(MPI_Type_create_hindexed(1, &len, &displ, s->type.type, &shifted));
+    XCHG_CHECK(MPI_Type_create_hindexed(1, &len, &displ, xchg_side_type(s, peer)->type,
+                                        &shifted));
     XCHG_CHECK(MPI_Type_commit(&shifted));
     if (unpack)
         XCHG_CHECK(MPI_Unpack(packed, (int)s->bytes[peer], &position, one, 1, shifted,
@@ -384,7 +459,8 @@ int xchg_pack_block(const xchg_side *s, int peer, void *dst)
 {
     if (s->bytes[peer] == 0) return MPI_SUCCESS;
     const char *src = xchg_side_block_ptr(s, peer);
-    if (s->type.contiguous) {
+    const xchg_type_info *t = xchg_side_type(s, peer);
+    if (t->contiguous) {
         memcpy(dst, src, (size_t)s->bytes[peer]);
         return MPI_SUCCESS;
     }
@@ -393,7 +469,7 @@ int xchg_pack_block(const xchg_side *s, int peer, void *dst)
                           (long long)s->bytes[peer]);
     if (src == NULL) return pack_bottom(s, peer, dst, 0);
     int position = 0;
-    return MPI_Pack(src, s->counts[peer], s->type.type, dst, (int)s->bytes[peer], &position,
+    return MPI_Pack(src, s->counts[peer], t->type, dst, (int)s->bytes[peer], &position,
                     MPI_COMM_SELF);
 }
 
@@ -401,7 +477,8 @@ int xchg_unpack_block(const xchg_side *s, int peer, const void *src)
 {
     if (s->bytes[peer] == 0) return MPI_SUCCESS;
     char *dst = xchg_side_block_ptr(s, peer);
-    if (s->type.contiguous) {
+    const xchg_type_info *t = xchg_side_type(s, peer);
+    if (t->contiguous) {
         memcpy(dst, src, (size_t)s->bytes[peer]);
         return MPI_SUCCESS;
     }
@@ -410,7 +487,7 @@ int xchg_unpack_block(const xchg_side *s, int peer, const void *src)
                           (long long)s->bytes[peer]);
     if (dst == NULL) return pack_bottom(s, peer, (void *)src, 1);
     int position = 0;
-    return MPI_Unpack(src, (int)s->bytes[peer], &position, dst, s->counts[peer], s->type.type,
+    return MPI_Unpack(src, (int)s->bytes[peer], &position, dst, s->counts[peer], t->type,
                       MPI_COMM_SELF);
 }
 
@@ -420,7 +497,7 @@ int xchg_copy_self_block(const xchg_args *a)
     int me = a->rank, rc = MPI_SUCCESS;
     char *packed = NULL;
     if (r->bytes[me] == 0) return MPI_SUCCESS;
-    if (s->type.contiguous && r->type.contiguous) {
+    if (xchg_side_type(s, me)->contiguous && xchg_side_type(r, me)->contiguous) {
         memcpy(xchg_side_block_ptr(r, me), xchg_side_block_ptr(s, me), (size_t)r->bytes[me]);
         return MPI_SUCCESS;
     }

@@ -44,6 +44,8 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Allgather PMPI_Allgather
 #define MPI_Alltoall PMPI_Alltoall
 #define MPI_Alltoallv PMPI_Alltoallv
+#define MPI_Alltoallw PMPI_Alltoallw
+#define MPI_Ialltoallw PMPI_Ialltoallw
 #define MPI_Ialltoall PMPI_Ialltoall
 #define MPI_Ialltoallv PMPI_Ialltoallv
 #define MPI_Neighbor_alltoallv PMPI_Neighbor_alltoallv

@@ -42,15 +42,25 @@ static const xchg_algorithm *const all_algorithms[] = {XCHG_ALGORITHMS(ENTRY)};
 #undef ENTRY
 #define NUM_ALGORITHMS ((int)(sizeof all_algorithms / sizeof all_algorithms[0]))
 
+/* The collective whose algorithms serve `coll`: alltoallw is served by
+ * alltoallv's, which reach every block's datatype through xchg_side_type
+ * (args.h), so one descriptor and one line serve both. */
+static xchg_coll table_of(xchg_coll coll)
+{
+    return coll == XCHG_ALLTOALLW ? XCHG_ALLTOALLV : coll;
+}
+
 int xchg_registry_count(xchg_coll coll)
 {
     int n = 0;
+    coll = table_of(coll);
     for (int i = 0; i < NUM_ALGORITHMS; i++) n += all_algorithms[i]->coll == coll;
     return n;
 }
 
 const xchg_algorithm *xchg_registry_get(xchg_coll coll, int index)
 {
+    coll = table_of(coll);
     for (int i = 0; i < NUM_ALGORITHMS; i++)
         if (all_algorithms[i]->coll == coll && index-- == 0) return all_algorithms[i];
     return NULL;
@@ -58,6 +68,7 @@ const xchg_algorithm *xchg_registry_get(xchg_coll coll, int index)
 
 const xchg_algorithm *xchg_registry_find(xchg_coll coll, const char *name)
 {
+    coll = table_of(coll);
     for (int i = 0; i < NUM_ALGORITHMS; i++)
         if (all_algorithms[i]->coll == coll && strcmp(all_algorithms[i]->name, name) == 0)
             return all_algorithms[i];
@@ -90,6 +101,7 @@ static void list_algorithms(xchg_coll coll, int flat_only, char *buf, size_t len
 {
     size_t used = 0;
     buf[0] = '\0';
+    coll = table_of(coll);
     for (int i = 0; i < NUM_ALGORITHMS && used < len; i++) {
         const xchg_algorithm *a = all_algorithms[i];
         if (a->coll != coll || (flat_only && !a->is_flat)) continue;

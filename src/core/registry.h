@@ -109,6 +109,9 @@ typedef struct xchg_choice {
     int64_t value[XCHG_MAX_PARAMS];
 } xchg_choice;
 
+/* The algorithms of `coll`, in listing order. XCHG_ALLTOALLW has no
+ * descriptors of its own: alltoallv's serve it (their `coll` says
+ * XCHG_ALLTOALLV; the call's own collective is in its xchg_args). */
 int xchg_registry_count(xchg_coll coll);
 const xchg_algorithm *xchg_registry_get(xchg_coll coll, int index);
 const xchg_algorithm *xchg_registry_find(xchg_coll coll, const char *name);

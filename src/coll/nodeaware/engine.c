@@ -532,7 +532,7 @@ int xchg_hier_init(xchg_plan *plan, const xchg_hier_spec *spec)
                               &st->nmembers[i]));
     }
     /* Persistent alltoallv: the metadata exchanges, once. */
-    if (plan->fixed && plan->fixed->coll == XCHG_ALLTOALLV)
+    if (plan->fixed && xchg_coll_is_v(plan->fixed->coll))
         XCHG_CHECK(hier_execute(ctx, plan->fixed, st, 1));
 fail:
     free(domain_of);
