@@ -4,11 +4,12 @@
 # tools/xchg-run, which preloads it:
 #   Open MPI: mpi4py (python3-mpi4py + NumPy), FFTW's MPI 3-D transform
 #             (libfftw3-mpi-dev), Fortran (mpif.h, use mpi, use mpi_f08),
-#             edge cases (inter-communicator, MPI_Alltoallw, errors), the
+#             edge cases (inter-communicator, errors), MPI_Alltoallw over
+#             derived datatypes (alltoallw.c), the
 #             neighbourhood alltoallv (blocking, nonblocking with every
 #             completion function; neighbor.c), and a program linked with
 #             -lxchg-mpi instead of preloading;
-#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases and the
+#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases, alltoallw.c and the
 #             neighbourhood alltoallv (persistent MPI_Neighbor_alltoallv_init
 #             too: MPICH 4 is an MPI-4 library).
 # A run under xchg must give the program's own PASS verdicts and, read from
@@ -31,7 +32,7 @@ mpich_build=${2:-build-mpich}
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-unset XCHG_ALLTOALL XCHG_ALLTOALLV XCHG_ALLGATHER XCHG_VIRTUAL_NODES XCHG_VIRTUAL_PLACEMENT
+unset XCHG_ALLTOALL XCHG_ALLTOALLV XCHG_ALLTOALLW XCHG_ALLGATHER XCHG_VIRTUAL_NODES XCHG_VIRTUAL_PLACEMENT
 unset XCHG_VERBOSE XCHG_COUNT_FILE XCHG_MPI_LIB
 
 passed=0
@@ -112,7 +113,7 @@ counted() {
 }
 
 # check_counts NAME NP: the program's "calls alltoall=A alltoallv=V
-# allgather=G [neighbor_alltoallv=N]" (per rank) times NP must equal what reached xchg, and its
+# allgather=G [neighbor_alltoallv=N] [alltoallw=W]" (per rank) times NP must equal what reached xchg, and its
 # "to_mpi ..." line (or 0) what xchg passed to MPI.
 check_counts() {
     local name=$1 np=$2 line coll want got ok=1 detail=''
@@ -122,7 +123,7 @@ check_counts() {
     fi
     for kind in calls to_mpi; do
         line=$(grep -E "^$kind alltoall=" "$last_log" | tail -1)
-        for coll in alltoall alltoallv allgather neighbor_alltoallv; do
+        for coll in alltoall alltoallv allgather neighbor_alltoallv alltoallw; do
             want=0
             [ -n "$line" ] && want=$(sed -n "s/.*\\b$coll=\\([0-9]*\\).*/\\1/p" <<<"$line")
             want=$((want * np))
@@ -143,11 +144,11 @@ check_library() {
     # Every MPI call of the drop-in goes to PMPI_, or a wrapper could recurse.
     local leaks want missing=''
     leaks=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep -E '^MPI_[A-Z]' | tr '\n' ' ')
-    want="MPI_Alltoall MPI_Alltoallv MPI_Allgather MPI_Finalize mpi_finalize_f08_
+    want="MPI_Alltoall MPI_Alltoallv MPI_Alltoallw MPI_Allgather MPI_Finalize mpi_finalize_f08_
         MPI_Neighbor_alltoallv MPI_Ineighbor_alltoallv MPI_Wait MPI_Waitall MPI_Test
         MPI_Start MPI_Request_free"
     [ $mpi = mpich ] && want+=" MPI_Neighbor_alltoallv_init"
-    [ $mpi = openmpi ] && want+=" mpi_alltoall_ mpi_alltoallv_ mpi_allgather_ mpi_finalize_
+    [ $mpi = openmpi ] && want+=" mpi_alltoall_ mpi_alltoallv_ mpi_alltoallw_ mpi_allgather_ mpi_finalize_
         MPI_ALLTOALL mpi_alltoall mpi_alltoall__ mpi_alltoall_f08_"
     for sym in $want; do
         nm -D --defined-only "$lib" | awk '{print $NF}' | grep -qx "$sym" || missing+=" $sym"
@@ -170,6 +171,39 @@ test_edge() {
     xlaunch "$mpi-edge" "$np" -- "$work/edge"
     rc=$?
     verdict "$mpi edge, np=$np, under xchg-run" $rc && check_counts "$mpi-edge" "$np"
+}
+
+# MPI_Alltoallw over subarray, vector and struct datatypes, zero-size blocks
+# and MPI_IN_PLACE (alltoallw.c): with the default selection, a forwarding
+# one (node_aware on virtual nodes of 2: every block packed with its own
+# type) and the MPI library's own through xchg; every call counted as
+# served by xchg, and the environment's choice used.
+test_alltoallw() {
+    local np=$1 rc name setting
+    if ! "$cc" -O1 -o "$work/alltoallw" "$src/alltoallw.c" 2>"$work/alltoallw.build.log"; then
+        fail "$mpi alltoallw: does not compile (log $work/alltoallw.build.log)"
+        return
+    fi
+    launch "$mpi-alltoallw-ref" "$np" -- "$work/alltoallw"
+    verdict "$mpi alltoallw, np=$np, without xchg" $?
+    for setting in default node_aware mpi; do
+        name=$mpi-alltoallw-$setting
+        case $setting in
+        default) xlaunch "$name" "$np" -- "$work/alltoallw" ;;
+        node_aware) xlaunch "$name" "$np" XCHG_ALLTOALLW=node_aware XCHG_VIRTUAL_NODES=2 -- \
+                        "$work/alltoallw" ;;
+        mpi) xlaunch "$name" "$np" XCHG_ALLTOALLW=mpi -- "$work/alltoallw" ;;
+        esac
+        rc=$?
+        verdict "$mpi alltoallw, np=$np, under xchg-run ($setting)" $rc && check_counts "$name" "$np"
+        if [ $setting != default ]; then
+            if grep -q "^algorithm alltoallw $setting" "$work/$name.counts"; then
+                pass "$mpi alltoallw: the environment chose $setting"
+            else
+                fail "$mpi alltoallw: $setting not used ($work/$name.counts)"
+            fi
+        fi
+    done
 }
 
 test_neighbor() {
@@ -359,6 +393,7 @@ if [ "$ompi_build" != - ]; then
     setup_mpi "$ompi_build"
     if check_library; then
         test_edge 4
+        test_alltoallw 4
         test_neighbor 5
         test_linked
         test_fortran 3
@@ -372,6 +407,7 @@ if [ "$mpich_build" != - ]; then
     setup_mpi "$mpich_build"
     if check_library; then
         test_edge 3
+        test_alltoallw 3
         test_neighbor 3
         test_fortran 3
     fi
