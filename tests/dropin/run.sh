@@ -2,7 +2,8 @@
 # Tests of the drop-in library (libxchg-mpi.so, src/interpose/) on programs
 # that know nothing of xchg, each run without it (the reference) and under
 # tools/xchg-run, which preloads it:
-#   Open MPI: mpi4py (python3-mpi4py + NumPy), FFTW's MPI 3-D transform
+#   Open MPI: mpi4py (python3-mpi4py + NumPy), mpi4py-fft's slab and pencil
+#             transforms (python3-mpi4py-fft), FFTW's MPI 3-D transform
 #             (libfftw3-mpi-dev), Fortran (mpif.h, use mpi, use mpi_f08),
 #             edge cases (inter-communicator, errors), MPI_Alltoallw over
 #             derived datatypes (alltoallw.c), the
@@ -313,6 +314,54 @@ test_mpi4py() {
     done
 }
 
+# mpi4py-fft (python3-mpi4py-fft): slab and pencil transforms of a
+# 30x28x26 complex array checked against numpy.fft, whose MPI_Alltoallw
+# calls (subarray datatypes) must all be served by xchg: exactly the calls
+# the program counted, none passed to MPI. np=4 (a 2x2 pencil grid) with the
+# default selection, np=3 with parlogna (blocks packed with their own
+# subarray types and forwarded), np=2 with node_aware on virtual nodes of 1.
+test_mpi4py_fft() {
+    local py='' candidate np setting name rc
+    for candidate in /usr/bin/python3 python3; do
+        if "$candidate" -c 'import mpi4py_fft, mpi4py.MPI as M, sys; sys.exit("Open MPI" not in M.Get_library_version())' \
+            >/dev/null 2>&1; then
+            py=$candidate
+            break
+        fi
+    done
+    if [ -z "$py" ]; then
+        skip "mpi4py-fft: no python3 with mpi4py_fft (python3-mpi4py-fft) on Open MPI"
+        return
+    fi
+    launch mpi4py-fft-ref 4 -- "$py" "$src/mpi4py_fft_transforms.py"
+    verdict "mpi4py-fft, np=4, without xchg" $? || return
+    for setting in "4 default" "3 parlogna" "2 node_aware"; do
+        read -r np name <<<"$setting"
+        case $name in
+        default) xlaunch "mpi4py-fft-$np" "$np" -- "$py" "$src/mpi4py_fft_transforms.py" ;;
+        parlogna) xlaunch "mpi4py-fft-$np" "$np" XCHG_ALLTOALLW=parlogna -- \
+                      "$py" "$src/mpi4py_fft_transforms.py" ;;
+        node_aware) xlaunch "mpi4py-fft-$np" "$np" XCHG_ALLTOALLW=node_aware XCHG_VIRTUAL_NODES=1 -- \
+                        "$py" "$src/mpi4py_fft_transforms.py" ;;
+        esac
+        rc=$?
+        verdict "mpi4py-fft, np=$np, under xchg-run ($name)" $rc || continue
+        check_counts "mpi4py-fft-$np" "$np"
+        if [ "$(counted "mpi4py-fft-$np" alltoallw calls)" -gt 0 ] 2>/dev/null; then
+            pass "mpi4py-fft, np=$np: $(counted "mpi4py-fft-$np" alltoallw calls) MPI_Alltoallw calls served by xchg, 0 passed to MPI"
+        else
+            fail "mpi4py-fft, np=$np: no MPI_Alltoallw call reached xchg"
+        fi
+        if [ "$name" != default ]; then
+            if grep -q "^algorithm alltoallw $name" "$work/mpi4py-fft-$np.counts"; then
+                pass "mpi4py-fft, np=$np: the environment chose $name"
+            else
+                fail "mpi4py-fft, np=$np: $name not used ($work/mpi4py-fft-$np.counts)"
+            fi
+        fi
+    done
+}
+
 test_fftw() {
     if ! "$cc" -O2 -o "$work/fftw3d" "$src/fftw3d.c" -lfftw3_mpi -lfftw3 -lm \
         >"$work/fftw3d.build.log" 2>&1; then
@@ -398,6 +447,7 @@ if [ "$ompi_build" != - ]; then
         test_linked
         test_fortran 3
         test_mpi4py
+        test_mpi4py_fft
         test_fftw
         test_profile
     fi
