@@ -6,7 +6,10 @@
  *
  * The call is made on xchg's private duplicate of the communicator with the
  * user's buffers and datatypes; MPI_IN_PLACE is passed on as MPI_IN_PLACE
- * (xchg's copy of the send blocks is not used). alltoallv's displacements
+ * (xchg's copy of the send blocks is not used), except for alltoallw: there
+ * the library gets xchg's copy as its send buffer, because MPICH 4.0's
+ * in-place MPI_Alltoallw fails ("Message truncated") or corrupts data on
+ * large non-contiguous blocks (tests/alltoallw.c). alltoallv's displacements
  * are recovered from the normalized byte offsets, which are displacement *
  * extent exactly; alltoallw's are the byte offsets themselves, with the
  * per-peer datatypes gathered into arrays.
@@ -86,11 +89,17 @@ static int alltoallw_alone(const xchg_args *a)
 #endif
 }
 
+/* What the library is given as the send buffer (see the header). */
+static const void *library_sendbuf(const xchg_args *a)
+{
+    return a->in_place && a->coll != XCHG_ALLTOALLW ? MPI_IN_PLACE : a->send.buf;
+}
+
 static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     (void)plan;
     if (alltoallw_alone(a)) return xchg_copy_self_block(a);
-    const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
+    const void *sendbuf = library_sendbuf(a);
     const xchg_side *s = &a->send, *r = &a->recv;
     int rc = MPI_SUCCESS;
     if (a->coll == XCHG_ALLTOALL && !as_alltoallv(a))
@@ -139,7 +148,7 @@ static void library_destroy(xchg_plan *plan)
 static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan,
                         MPI_Request *reqs, int *count)
 {
-    const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
+    const void *sendbuf = library_sendbuf(a);
     const xchg_side *s = &a->send, *r = &a->recv;
     int *displs = plan->state;
     int rc;
@@ -150,7 +159,8 @@ static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *
     /* Open MPI 4.1's MPI_Ialltoallv with MPI_IN_PLACE hangs when most counts
      * are zero (8 ranks, symmetric sparse counts; MPICH 4 is fine): run the
      * blocking in-place call here instead, complete when XCHG_Start returns. */
-    if (a->in_place && a->coll != XCHG_ALLGATHER) return library_collective(ctx, a, plan);
+    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER)
+        return library_collective(ctx, a, plan);
 #endif
     if (a->coll == XCHG_ALLTOALL && !as_alltoallv(a))
         rc = MPI_Ialltoall(sendbuf, s->counts[0], s->type.type, r->buf, r->counts[0],
