@@ -167,11 +167,11 @@ int run_alltoallw(MPI_Comm comm, const char *selection, int pattern, int displ, 
 
 /* ---- bad input ------------------------------------------------------------ */
 
-enum { WBAD_NULL_TYPE, WBAD_NEG_COUNT, WBAD_NULL_TYPES, NUM_WBAD };
+enum { WBAD_NULL_TYPE, WBAD_NEG_COUNT, WBAD_NULL_TYPES, WBAD_UNCOMMITTED, NUM_WBAD };
 static const char *const wbad_names[NUM_WBAD] = {
     "alltoallw: MPI_DATATYPE_NULL for one peer", "alltoallw: negative count for one peer",
-    "alltoallw: recvtypes is NULL"};
-static const int wbad_class[NUM_WBAD] = {MPI_ERR_TYPE, MPI_ERR_COUNT, MPI_ERR_ARG};
+    "alltoallw: recvtypes is NULL", "alltoallw: an uncommitted datatype for one peer"};
+static const int wbad_class[NUM_WBAD] = {MPI_ERR_TYPE, MPI_ERR_COUNT, MPI_ERR_ARG, MPI_ERR_TYPE};
 
 /* Each bad call must return its class with a message and leave the receive
  * buffer as it was; and MPI_DATATYPE_NULL for an empty block is accepted. */
@@ -184,6 +184,8 @@ int alltoallw_badinput_run(MPI_Comm comm, const char *layout_name, tally *t)
     int *before = malloc(2 * (size_t)size * sizeof(int)), *ints = malloc(4 * (size_t)size * sizeof(int));
     int *sc = ints, *sd = sc + size, *rc_ = sd + size, *rd = rc_ + size;
     MPI_Datatype *st = malloc(2 * (size_t)size * sizeof(MPI_Datatype)), *rt = st + size;
+    MPI_Datatype uncommitted; /* two ints, the signature of a block: never committed */
+    MPI_Type_vector(2, 1, 1, MPI_INT, &uncommitted);
     for (int bad = 0; bad <= NUM_WBAD; bad++) {
         snprintf(current_case, sizeof current_case, "%s P=%d layout=%s",
                  bad < NUM_WBAD ? wbad_names[bad] : "alltoallw: MPI_DATATYPE_NULL, count 0",
@@ -200,6 +202,7 @@ int alltoallw_badinput_run(MPI_Comm comm, const char *layout_name, tally *t)
         if (bad == WBAD_NULL_TYPE) st[size - 1] = MPI_DATATYPE_NULL;
         if (bad == WBAD_NEG_COUNT) rc_[0] = -1;
         if (bad == WBAD_NULL_TYPES) rtypes = NULL;
+        if (bad == WBAD_UNCOMMITTED) st[size - 1] = uncommitted, sc[size - 1] = 1;
         int rc = XCHG_Alltoallw(sendbuf, sc, sd, st, recvbuf, rc_, rd, rtypes, comm);
         int ok = 1, cls = -1;
         if (bad == NUM_WBAD) {
@@ -222,6 +225,7 @@ int alltoallw_badinput_run(MPI_Comm comm, const char *layout_name, tally *t)
         }
         all_ok &= record_case(comm, ok, t);
     }
+    MPI_Type_free(&uncommitted);
     free(sendbuf);
     free(recvbuf);
     free(before);

@@ -223,7 +223,7 @@ int xchg_choice_parse(xchg_coll coll, const char *text, xchg_choice *out)
         return xchg_error(MPI_ERR_ARG, "unknown %s algorithm '%s': valid choices are %s",
                           xchg_coll_name(coll), copy, names);
     }
-    xchg_choice choice = {.algo = algo};
+    xchg_choice choice = {.algo = algo, .coll = coll};
     for (int i = 0; i < algo->num_params; i++) default_value(&algo->params[i], &choice.value[i]);
 
     char *rest = NULL; /* strtok_r: callers may be in a strtok loop of their own */
@@ -264,7 +264,7 @@ int xchg_choice_fit(const xchg_context *ctx, xchg_choice *choice)
 
 int xchg_choice_equal(const xchg_choice *a, const xchg_choice *b)
 {
-    if (a->algo != b->algo) return 0;
+    if (a->algo != b->algo || a->coll != b->coll) return 0;
     for (int i = 0; i < a->algo->num_params; i++)
         if (a->value[i] != b->value[i]) return 0;
     return 1;
@@ -295,7 +295,8 @@ void xchg_choice_format(const xchg_choice *choice, char *buf, size_t len)
 xchg_choice xchg_choice_inner(const xchg_choice *choice, int param)
 {
     const xchg_param_desc *p = &choice->algo->params[param];
-    xchg_choice inner = {.algo = xchg_registry_get(p->algo_coll, (int)choice->value[param])};
+    xchg_choice inner = {.algo = xchg_registry_get(p->algo_coll, (int)choice->value[param]),
+                         .coll = p->algo_coll};
     for (int j = 0; j < inner.algo->num_params; j++)
         default_value(&inner.algo->params[j], &inner.value[j]);
     return inner;
