@@ -116,6 +116,8 @@ static void test_good(const char *library)
     expect_selection(input(XCHG_ALLTOALL, 8, 1, 8, 8, 1000), NULL, "no rule matches");
     expect_selection(input(XCHG_ALLGATHER, 8, 1, 8, 8, 1000), NULL, "empty rule list");
     expect_selection(input(XCHG_NEIGHBOR_ALLTOALLV, 8, 1, 8, 8, -1), NULL, "no rule list");
+    expect_selection(input(XCHG_ALLTOALLW, 4, 1, 4, 4, 100), "parlogna:radix=4",
+                     "alltoallw without rules of its own: alltoallv's");
 
     const xchg_platform *plat = NULL;
     int rc = xchg_tuning_platform(&plat);
@@ -124,6 +126,19 @@ static void test_good(const char *library)
     check(rc == MPI_SUCCESS && plat && plat->beta_node == 2e-11 &&
               plat->overhead_per_byte == 0 && plat->eager_limit == 0,
           "optional model constants: given, and absent ones 0", NULL);
+
+    /* alltoallw's own rules, when it has some, ahead of alltoallv's. */
+    char wpath[4096];
+    write_temp("{\"xchg_tuning\": 1, \"rules\": {\n"
+               " \"alltoallv\": [{\"algorithm\": \"nonblocking\"}],\n"
+               " \"alltoallw\": [{\"bytes\": [0, 64], \"algorithm\": \"pairwise\"}]}}\n",
+               wpath, sizeof wpath);
+    check(xchg_tuning_load(wpath) == MPI_SUCCESS, "alltoallw file loads", XCHG_Last_error());
+    expect_selection(input(XCHG_ALLTOALLW, 4, 1, 4, 4, 64), "pairwise", "alltoallw's own rule");
+    expect_selection(input(XCHG_ALLTOALLW, 4, 1, 4, 4, 100), NULL,
+                     "alltoallw's rules only, once it has some");
+    expect_selection(input(XCHG_ALLTOALLV, 4, 1, 4, 4, 64), "nonblocking", "alltoallv's rule");
+    unlink(wpath);
 
     check(xchg_tuning_load(NULL) == MPI_SUCCESS, "no file loads", NULL);
     expect_selection(input(XCHG_ALLTOALLV, 4, 1, 4, 4, 100), NULL, "no file: no selection");
