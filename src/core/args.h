@@ -147,7 +147,7 @@ static inline char *xchg_side_block_ptr(const xchg_side *s, int peer)
     return s->buf + s->offsets[peer];
 }
 
-/* Pack `peer`'s block of `side` into `dst` (side->bytes[peer] bytes). */
+/* Pack `peer`'s block of `side` into `dst` (side->bytes[peer] bytes; pack.c). */
 int xchg_pack_block(const xchg_side *side, int peer, void *dst);
 /* Unpack side->bytes[peer] packed bytes from `src` into `peer`'s block. */
 int xchg_unpack_block(const xchg_side *side, int peer, const void *src);
