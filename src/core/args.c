@@ -23,7 +23,8 @@ int xchg_coll_from_name(const char *name, xchg_coll *coll)
             return MPI_SUCCESS;
         }
     return xchg_error(MPI_ERR_ARG, "unknown collective '%s': valid choices are alltoall, "
-                                   "alltoallv, alltoallw, allgather, neighbor_alltoallv", name ? name : "(null)");
+                                   "alltoallv, alltoallw, allgather, neighbor_alltoallv",
+                      name ? name : "(null)");
 }
 
 int xchg_type_describe(MPI_Datatype type, xchg_type_info *info)

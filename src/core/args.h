@@ -32,7 +32,8 @@ typedef enum {
     XCHG_NUM_COLL = 5
 } xchg_coll;
 
-/* The dense collectives (every rank pair) numbered below the neighbourhood one. */
+/* The dense collectives numbered below the neighbourhood one (alltoall,
+ * alltoallv, allgather); alltoallw, dense too, comes after it. */
 #define XCHG_NUM_DENSE_COLL 3
 
 /* Whether `coll` has per-peer counts (alltoallv, alltoallw): the

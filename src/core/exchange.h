@@ -1,7 +1,7 @@
 /*
  * Exchange primitives shared by the direct algorithms: post one peer's block
- * with the user's datatype (alltoallw: that peer's own), the order in which peers are visited, and the
- * sliding window of the multi-pair algorithms.
+ * with the user's datatype (alltoallw: that peer's own), the order in which
+ * peers are visited, and the sliding window of the multi-pair algorithms.
  *
  * A block of zero bytes is never sent: MPI requires matching type signatures,
  * so the peer knows it receives nothing from us and posts nothing either.

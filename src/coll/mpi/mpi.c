@@ -108,7 +108,8 @@ static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_
     if (a->coll == XCHG_ALLGATHER)
         return MPI_Allgather(sendbuf, s->counts[0], s->type.type, r->buf, r->counts[0],
                              r->type.type, a->comm);
-    size_t nbytes = a->coll == XCHG_ALLTOALLW ? w_bytes(a->size) : 2 * (size_t)a->size * sizeof(int);
+    size_t nbytes =
+        a->coll == XCHG_ALLTOALLW ? w_bytes(a->size) : 2 * (size_t)a->size * sizeof(int);
     int *sdispls = xchg_scratch_alloc(ctx, nbytes);
     if (!sdispls) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
     int *rdispls = sdispls + a->size;

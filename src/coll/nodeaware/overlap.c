@@ -317,7 +317,8 @@ static int64_t bytes_for_unit(const overlap_call *c, int v)
 static int lands_in_place(const overlap_call *c, int i)
 {
     const overlap_plan *pl = c->pl;
-    return xchg_side_contiguous(&c->a->recv) && pl->inbound_first[i + 1] - pl->inbound_first[i] == 1;
+    return xchg_side_contiguous(&c->a->recv) &&
+           pl->inbound_first[i + 1] - pl->inbound_first[i] == 1;
 }
 
 static void *scratch(overlap_call *c, size_t bytes)
