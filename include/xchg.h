@@ -8,9 +8,11 @@
  *
  * Algorithm selection for a collective, highest priority first:
  *   1. XCHG_Comm_set_algorithm(comm, "alltoallv", "scattered:batch=8")
- *   2. the environment: XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLGATHER,
- *      XCHG_NEIGHBOR_ALLTOALLV
- *   3. xchg's built-in default rule
+ *   2. the environment: XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLTOALLW,
+ *      XCHG_ALLGATHER, XCHG_NEIGHBOR_ALLTOALLV
+ *   3. a rule of the tuning file (XCHG_TUNING_FILE)
+ *   4. the cost model (alltoallv, alltoallw: on sizes agreed by an
+ *      MPI_Allreduce on a sampled schedule, XCHG_AGREE)
  * A selection string is "name" or "name:param=value,param=value".
  *
  * Threads (MPI_THREAD_MULTIPLE): threads may call xchg at the same time on
@@ -42,6 +44,24 @@ int XCHG_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 
 int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+
+/*
+ * MPI_Alltoallw's arguments: per-peer counts, displacements in BYTES, and a
+ * datatype per peer on each side. MPI_IN_PLACE: the receive side's counts,
+ * displacements and types describe the blocks to send (the send arguments
+ * are ignored). Served by every alltoallv algorithm (the direct ones post
+ * each peer's block with that peer's datatype; those that forward pack each
+ * block with its own), and by "mpi" (PMPI_Alltoallw). Selection as for
+ * alltoallv, under the name "alltoallw": XCHG_Comm_set_algorithm(comm,
+ * "alltoallw", ...), XCHG_ALLTOALLW, the tuning file's "alltoallw" rules
+ * (else its "alltoallv" ones), then the cost model on the agreed bytes.
+ * MPI_DATATYPE_NULL is accepted only for a block of count 0. There is no
+ * nonblocking XCHG_Ialltoallw: most algorithms are multi-round schedules
+ * that xchg, without a progress thread, would run inside the starting call.
+ */
+int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
 
 /*
  * Persistent collectives (MPI-4's MPI_Alltoall_init etc., plus xchg's own
@@ -82,6 +102,13 @@ int XCHG_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 int XCHG_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, XCHG_Request *request);
+
+/* The datatype arrays are read at init (their handles must stay valid, and
+ * the datatypes committed, until the request is freed). */
+int XCHG_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                         MPI_Info info, XCHG_Request *request);
 
 int XCHG_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -213,8 +240,8 @@ int XCHG_Test(XCHG_Request *request, int *flag, MPI_Status *status);
 int XCHG_Request_free(XCHG_Request *request);
 
 /*
- * Choose the algorithm that `collective` ("alltoall", "alltoallv", "allgather",
- * "neighbor_alltoallv")
+ * Choose the algorithm that `collective` ("alltoall", "alltoallv", "alltoallw",
+ * "allgather", "neighbor_alltoallv")
  * uses on `comm` from now on. `selection` is "name[:param=value,...]"; NULL or ""
  * removes the choice, so the environment or the default applies again. Call it
  * on every rank of `comm` with the same choice: the first xchg call on a

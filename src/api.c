@@ -39,6 +39,20 @@ int XCHG_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     return xchg_raise(comm, rc);
 }
 
+int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_alltoallw(&args, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                 recvcounts, rdispls, recvtypes, ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    return xchg_raise(comm, rc);
+}
+
 int XCHG_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {

@@ -135,6 +135,22 @@ int XCHG_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
     return xchg_raise(comm, rc);
 }
 
+int XCHG_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, XCHG_Request *request)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = request ? MPI_SUCCESS : xchg_error(MPI_ERR_ARG, "request is NULL");
+    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_alltoallw(&args, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                 recvcounts, rdispls, recvtypes, ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = xchg_request_create(comm, ctx, &args, info, request);
+    return xchg_raise(comm, rc);
+}
+
 int XCHG_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        XCHG_Request *request)

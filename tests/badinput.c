@@ -167,7 +167,7 @@ static void bad_selections(MPI_Comm comm, xchg_coll coll, tally *t)
     XCHG_Comm_get_algorithm(comm, coll_name(coll), 0, 8, good, sizeof good);
 
     record_case(comm, bad_selection(comm, coll, good, "no_such_algorithm", 1), t);
-    record_case(comm, check_error(XCHG_Comm_set_algorithm(comm, "alltoallw", first->name),
+    record_case(comm, check_error(XCHG_Comm_set_algorithm(comm, "alltoallx", first->name),
                                   MPI_ERR_ARG, "unknown collective"), t);
     for (int a = 0; a < xchg_registry_count(coll); a++) {
         const xchg_algorithm *algo = xchg_registry_get(coll, a);

@@ -1,7 +1,7 @@
 /*
  * xchg-harness: checks every registered algorithm byte for byte against the
  * MPI library's own collective (PMPI_Alltoallv, PMPI_Alltoall,
- * PMPI_Allgather).
+ * PMPI_Allgather, PMPI_Alltoallw: tests/alltoallw.c).
  *
  * One launch covers many communicator sizes: for each P in --sizes the first
  * P ranks of MPI_COMM_WORLD form a communicator (the others wait). For each
@@ -58,8 +58,12 @@ static const layout layouts[] = {
 };
 #define NUM_LAYOUTS ((int)(sizeof layouts / sizeof layouts[0]))
 
-static const char *const coll_names[XCHG_NUM_COLL] = {"alltoall", "alltoallv", "allgather",
-                                                      "neighbor_alltoallv"};
+static const char *const coll_names[XCHG_NUM_COLL] = {
+    [XCHG_ALLTOALL] = "alltoall", [XCHG_ALLTOALLV] = "alltoallv", [XCHG_ALLGATHER] = "allgather",
+    [XCHG_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv", [XCHG_ALLTOALLW] = "alltoallw"};
+/* The collectives the sweep covers, in order. */
+static const xchg_coll swept[] = {XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLGATHER, XCHG_ALLTOALLW};
+#define NUM_SWEPT ((int)(sizeof swept / sizeof swept[0]))
 const char *coll_name(xchg_coll coll) { return coll_names[coll]; }
 
 char current_case[1024];
@@ -103,8 +107,8 @@ static int check_buffers(const unsigned char *got, const unsigned char *want, si
     return 1;
 }
 
-static int check_call(MPI_Comm comm, xchg_coll coll, int rc, const char *selection,
-                      const unsigned char *got, const unsigned char *want, size_t n)
+int harness_check_call(MPI_Comm comm, xchg_coll coll, int rc, const char *selection,
+                       const unsigned char *got, const unsigned char *want, size_t n)
 {
     char used[512];
     if (rc != MPI_SUCCESS)
@@ -141,7 +145,7 @@ static MPI_Info selection_info(const char *selection)
 
 /* Start and complete a persistent request: with XCHG_Wait, or (`poll`) by
  * calling XCHG_Test until it reports completion. Error codes pass on. */
-static int start_and_wait(XCHG_Request *req, int poll)
+int harness_start_and_wait(XCHG_Request *req, int poll)
 {
     int rc = XCHG_Start(req), flag = 0;
     if (rc != MPI_SUCCESS) return rc;
@@ -154,11 +158,12 @@ static void describe_case(MPI_Comm comm, const case_spec *c)
 {
     int size;
     MPI_Comm_size(comm, &size);
-    if (c->coll == XCHG_ALLTOALLV)
+    if (xchg_coll_is_v(c->coll))
         snprintf(current_case, sizeof current_case,
-                 "alltoallv algo=%s P=%d layout=%s pattern=%s type=%s displs=%s in_place=%d "
+                 "%s algo=%s P=%d layout=%s pattern=%s type=%s displs=%s in_place=%d "
                  "starts=%d seed=%llu",
-                 c->selection, size, c->layout, pattern_names[c->pattern], c->type->name,
+                 coll_names[c->coll], c->selection, size, c->layout, pattern_names[c->pattern],
+                 c->coll == XCHG_ALLTOALLW ? "per-peer" : c->type->name,
                  displ_names[c->displ], c->in_place, c->starts, (unsigned long long)c->seed);
     else
         snprintf(current_case, sizeof current_case,
@@ -203,11 +208,11 @@ static int run_alltoallv(MPI_Comm comm, const case_spec *c)
         fill_bytes(sendbuf, sbytes, c->seed + (uint64_t)call, rank, 2);
         fill_bytes(got, rbytes, c->seed + (uint64_t)call, rank, 3);
         memcpy(want, got, rbytes);
-        if (c->starts) rc = req ? start_and_wait(&req, call % 2) : rc;
+        if (c->starts) rc = req ? harness_start_and_wait(&req, call % 2) : rc;
         else rc = XCHG_Alltoallv(sb, scounts, sdispls, stype, got, rcnt, rd, t->recv, comm);
         int rrc = PMPI_Alltoallv(sb, scounts, sdispls, stype, want, rcnt, rd, t->recv, comm);
         if (rrc != MPI_SUCCESS) ok = ok && fail_msg("the reference PMPI_Alltoallv failed (%d)", rrc);
-        else ok = ok && check_call(comm, XCHG_ALLTOALLV, rc, c->selection, got, want, rbytes);
+        else ok = ok && harness_check_call(comm, XCHG_ALLTOALLV, rc, c->selection, got, want, rbytes);
     }
     if (req) XCHG_Request_free(&req);
     free(sendbuf);
@@ -266,13 +271,13 @@ static int run_uniform(MPI_Comm comm, const case_spec *c)
         fill_bytes(sendbuf, sbytes, c->seed + (uint64_t)call, rank, 2);
         fill_bytes(got, rbytes, c->seed + (uint64_t)call, rank, 3);
         memcpy(want, got, rbytes);
-        if (c->starts) rc = req ? start_and_wait(&req, call % 2) : rc;
+        if (c->starts) rc = req ? harness_start_and_wait(&req, call % 2) : rc;
         else if (gather) rc = XCHG_Allgather(sb, sn, stype, got, n, t->recv, comm);
         else rc = XCHG_Alltoall(sb, sn, stype, got, n, t->recv, comm);
         rrc = gather ? PMPI_Allgather(sb, sn, stype, want, n, t->recv, comm)
                      : reference_alltoall(sb, sn, stype, want, n, t->recv, comm);
         if (rrc != MPI_SUCCESS) ok = ok && fail_msg("the reference PMPI call failed (%d)", rrc);
-        else ok = ok && check_call(comm, c->coll, rc, c->selection, got, want, rbytes);
+        else ok = ok && harness_check_call(comm, c->coll, rc, c->selection, got, want, rbytes);
     }
     if (req) XCHG_Request_free(&req);
     free(sendbuf);
@@ -299,7 +304,11 @@ static int run_case(MPI_Comm comm, const case_spec *c, tally *t)
 {
     describe_case(comm, c);
     alarm((unsigned)case_timeout);
-    int ok = c->coll == XCHG_ALLTOALLV ? run_alltoallv(comm, c) : run_uniform(comm, c);
+    int ok = c->coll == XCHG_ALLTOALLW
+                 ? run_alltoallw(comm, c->selection, c->pattern, c->displ, c->in_place, c->starts,
+                                 c->seed)
+             : c->coll == XCHG_ALLTOALLV ? run_alltoallv(comm, c)
+                                         : run_uniform(comm, c);
     return record_case(comm, ok, t);
 }
 
@@ -310,8 +319,9 @@ static int run_case(MPI_Comm comm, const case_spec *c, tally *t)
  * fail without touching the receive buffer. */
 static int check_refused(MPI_Comm comm, xchg_coll coll, const char *selection, const char *why)
 {
-    static const char *const env[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
-                                                   "XCHG_ALLGATHER"};
+    static const char *const env[XCHG_NUM_COLL] = {
+        [XCHG_ALLTOALL] = "XCHG_ALLTOALL", [XCHG_ALLTOALLV] = "XCHG_ALLTOALLV",
+        [XCHG_ALLGATHER] = "XCHG_ALLGATHER", [XCHG_ALLTOALLW] = "XCHG_ALLTOALLW"};
     int rank, size, cls = -1, ok = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -330,8 +340,13 @@ static int check_refused(MPI_Comm comm, xchg_coll coll, const char *selection, c
     int *before = malloc((size_t)elems * sizeof(int));
     for (int i = 0; i < elems; i++) sendbuf[i] = i, recvbuf[i] = before[i] = -1 - i;
     for (int p = 0; p < size; p++) counts[p] = 4, displs[p] = 4 * p;
+    MPI_Datatype *types = malloc((size_t)size * sizeof(MPI_Datatype));
+    int *bdispls = malloc((size_t)size * sizeof(int));
+    for (int p = 0; p < size; p++) types[p] = MPI_INT, bdispls[p] = displs[p] * (int)sizeof(int);
     if (coll == XCHG_ALLTOALLV)
         rc = XCHG_Alltoallv(sendbuf, counts, displs, MPI_INT, recvbuf, counts, displs, MPI_INT, comm);
+    else if (coll == XCHG_ALLTOALLW)
+        rc = XCHG_Alltoallw(sendbuf, counts, bdispls, types, recvbuf, counts, bdispls, types, comm);
     else if (coll == XCHG_ALLTOALL)
         rc = XCHG_Alltoall(sendbuf, 4, MPI_INT, recvbuf, 4, MPI_INT, comm);
     else
@@ -344,6 +359,8 @@ static int check_refused(MPI_Comm comm, xchg_coll coll, const char *selection, c
     if (ok && memcmp(recvbuf, before, (size_t)elems * sizeof(int)) != 0)
         ok = fail_msg("a refused call changed the receive buffer");
     free(counts);
+    free(types);
+    free(bdispls);
     free(sendbuf);
     free(recvbuf);
     free(before);
@@ -366,17 +383,18 @@ static void run_point(MPI_Comm comm, xchg_coll coll, const char *selection, cons
 {
     static const int blocks[] = {0, 1, 3, 64, 0 /* large: set below */};
     case_spec c = {.coll = coll, .selection = selection, .layout = lname};
-    int ncases = coll == XCHG_ALLTOALLV ? NUM_PATTERNS : 5;
-    if (o->quick && !full) ncases = coll == XCHG_ALLTOALLV ? 3 : 2;
+    const int v = xchg_coll_is_v(coll);
+    int ncases = v ? NUM_PATTERNS : 5;
+    if (o->quick && !full) ncases = v ? 3 : 2;
     int ntypes = full ? num_types : 1;
     for (int i = 0; i < ncases; i++) {
         for (int k = 0; k < ntypes; k++) {
-            int j = full ? i : (int)((i + rot) % (uint64_t)(coll == XCHG_ALLTOALLV ? NUM_PATTERNS : 5));
+            int j = full ? i : (int)((i + rot) % (uint64_t)(v ? NUM_PATTERNS : 5));
             c.seed = h_hash(o->seed, rot, (uint64_t)i, (uint64_t)k);
             c.type = &types[full ? k : pick(rot + (uint64_t)i * 3, num_types)];
             c.pattern = j;
-            c.block = coll == XCHG_ALLTOALLV ? 0 : blocks[j];
-            if (coll != XCHG_ALLTOALLV && j == 4) c.block = (int)((66000 + c.type->size - 1) / c.type->size);
+            c.block = v ? 0 : blocks[j];
+            if (!v && j == 4) c.block = (int)((66000 + c.type->size - 1) / c.type->size);
             c.displ = pick(rot / 3 + (uint64_t)i + (uint64_t)k, NUM_DISPL);
             c.in_place = pick(rot / 7 + (uint64_t)i + (uint64_t)k, 3) == 0;
             /* One case in four is a persistent request started twice (the
@@ -403,12 +421,17 @@ static void sweep_layout(MPI_Comm comm, int layout_index, int first_layout, cons
     int size;
     MPI_Comm_size(comm, &size);
     const char *lname = layouts[layout_index].name;
-    for (int coll = 0; coll < XCHG_NUM_DENSE_COLL; coll++) {
+    for (int ci = 0; ci < NUM_SWEPT; ci++) {
+        const int coll = (int)swept[ci];
         int n = xchg_registry_count((xchg_coll)coll);
         for (int a = 0; a < n && a < 64; a++) {
             const xchg_algorithm *algo = xchg_registry_get((xchg_coll)coll, a);
             if (!selected(o, (xchg_coll)coll, algo)) continue;
             int cap = size <= 4 ? o->max_points_small : o->max_points;
+            /* alltoallw runs alltoallv's algorithms on the same paths with a
+             * datatype per peer: a quarter of the points keeps the sweep's
+             * time in bounds (every algorithm still runs every pattern). */
+            if (coll == XCHG_ALLTOALLW) cap = (cap + 3) / 4;
             uint64_t salt = h_hash(o->seed, (uint64_t)size, (uint64_t)layout_index, (uint64_t)a);
             point_list pl;
             points_generate(algo, size, cap, salt, &pl);
@@ -491,6 +514,7 @@ static void sweep_size(MPI_Comm comm, const options *o, tally *t, skip_stats *sk
         if (o->sweep) sweep_layout(lcomm, l, num_seen == 1, o, t, skips);
         if (o->sweep) bottom_run(lcomm, layouts[l].name, t);
         if (o->bad_input && num_seen == 1) badinput_run(lcomm, layouts[l].name, t);
+        if (o->bad_input && num_seen == 1) alltoallw_badinput_run(lcomm, layouts[l].name, t);
         if (o->bad_input && num_seen == 1) requests_run(lcomm, layouts[l].name, t);
         MPI_Comm_free(&lcomm);
         set_layout_env(0);
@@ -590,7 +614,9 @@ static void check_registry(tally *t)
             const xchg_algorithm *algo = xchg_registry_get((xchg_coll)c, i);
             snprintf(current_case, sizeof current_case, "registry: %s %s", coll_names[c],
                      algo->name);
-            int ok = algo->coll == (xchg_coll)c && algo->run != NULL &&
+            /* alltoallw is served by alltoallv's descriptors (registry.c) */
+            xchg_coll table = c == XCHG_ALLTOALLW ? XCHG_ALLTOALLV : (xchg_coll)c;
+            int ok = algo->coll == table && algo->run != NULL &&
                      xchg_registry_find((xchg_coll)c, algo->name) == algo &&
                      (algo->init != NULL || algo->destroy == NULL);
             if (!ok) fail_msg("inconsistent descriptor (collective, name, run, init/destroy)");
@@ -616,8 +642,10 @@ int main(int argc, char **argv)
     unsetenv("XCHG_ALLTOALL");
     unsetenv("XCHG_ALLTOALLV");
     unsetenv("XCHG_ALLGATHER");
+    unsetenv("XCHG_ALLTOALLW");
     set_layout_env(0);
     types_create(&types, &num_types);
+    alltoallw_types_create();
     signal(SIGALRM, watchdog);
     double t0 = MPI_Wtime();
     check_registry(&t);
@@ -648,6 +676,7 @@ int main(int argc, char **argv)
         printf("world size %d, %.1f s\n", world_size, MPI_Wtime() - t0);
     }
     types_free(types, num_types);
+    alltoallw_types_free();
     long long failed = t.failed;
     MPI_Bcast(&failed, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
     if (is_world_root()) {

@@ -90,6 +90,17 @@ int is_world_root(void);
 
 /* ---- test groups -------------------------------------------------------------- */
 int badinput_run(MPI_Comm comm, const char *layout_name, tally *t);
+/* Alltoallw (tests/alltoallw.c): its per-peer types, one case, bad input. */
+int alltoallw_types_create(void);
+void alltoallw_types_free(void);
+int run_alltoallw(MPI_Comm comm, const char *selection, int pattern, int displ, int in_place,
+                  int starts, uint64_t seed);
+int alltoallw_badinput_run(MPI_Comm comm, const char *layout_name, tally *t);
+/* From harness.c: check one call's result and what it used; start and
+ * complete a persistent request (polling with XCHG_Test when `poll`). */
+int harness_check_call(MPI_Comm comm, xchg_coll coll, int rc, const char *selection,
+                       const unsigned char *got, const unsigned char *want, size_t n);
+int harness_start_and_wait(XCHG_Request *req, int poll);
 int bottom_run(MPI_Comm comm, const char *layout_name, tally *t);
 int requests_run(MPI_Comm comm, const char *layout_name, tally *t);
 int leaks_run(MPI_Comm world, int iterations, tally *t);

@@ -3,7 +3,8 @@
  * algorithm on every rank, and what it chooses must be right.
  *
  * For alltoallv (counts that differ between ranks, zeros included, sizes
- * that change from call to call), alltoall and allgather, with no
+ * that change from call to call), alltoallw (the same blocks, a datatype per
+ * peer), alltoall and allgather, with no
  * XCHG_<COLL> set, under XCHG_AGREE=sampled, always and never: every call's
  * result is compared byte for byte with the MPI library's own collective
  * (PMPI), and the algorithm it used (XCHG_Comm_get_algorithm, last_used)
@@ -90,7 +91,7 @@ static void fill(double *buf, size_t n, int salt)
     for (size_t i = 0; i < n; i++) buf[i] = salt * 1e6 + (double)i;
 }
 
-typedef enum { PLAIN, PERSISTENT, IN_PLACE, STRIDED } alltoallv_kind;
+typedef enum { PLAIN, PERSISTENT, IN_PLACE, STRIDED, ALLTOALLW } alltoallv_kind;
 
 /* One alltoallv of `kind` under automatic selection against PMPI's. */
 static void alltoallv_case(int call, int unit, alltoallv_kind kind, const char *what)
@@ -110,6 +111,21 @@ static void alltoallv_case(int call, int unit, alltoallv_kind kind, const char *
         CHECK_MPI(MPI_Type_commit(&type));
         stride = 2;
     }
+    /* ALLTOALLW: the same blocks, byte displacements, and a datatype per
+     * peer: doubles, or a derived one-double type for odd peers. */
+    MPI_Datatype one_double = MPI_DATATYPE_NULL, *wtypes = NULL;
+    int *bd = NULL;
+    if (kind == ALLTOALLW) {
+        CHECK_MPI(MPI_Type_contiguous(1, MPI_DOUBLE, &one_double));
+        CHECK_MPI(MPI_Type_commit(&one_double));
+        wtypes = malloc((size_t)size * sizeof(MPI_Datatype));
+        bd = malloc(2 * (size_t)size * sizeof(int));
+        for (int p = 0; p < size; p++) {
+            wtypes[p] = p % 2 ? one_double : MPI_DOUBLE;
+            bd[p] = sd[p] * (int)sizeof(double);
+            bd[size + p] = rd[p] * (int)sizeof(double);
+        }
+    }
     size_t sn = stride * ((size_t)stotal + 1), rn = stride * ((size_t)rtotal + 1);
     double *send = calloc(sn, sizeof(double)), *got = calloc(rn, sizeof(double)),
            *want = calloc(rn, sizeof(double));
@@ -126,6 +142,8 @@ static void alltoallv_case(int call, int unit, alltoallv_kind kind, const char *
         if (err == MPI_SUCCESS) err = XCHG_Start(&req);
         if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
         if (err == MPI_SUCCESS) err = XCHG_Request_free(&req);
+    } else if (kind == ALLTOALLW) {
+        err = XCHG_Alltoallw(send, sc, bd, wtypes, got, rc, bd + size, wtypes, comm);
     } else if (kind == IN_PLACE) {
         err = XCHG_Alltoallv(MPI_IN_PLACE, NULL, NULL, type, got, rc, rd, type, comm);
         CHECK_MPI(PMPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, type, want, rc, rd, type, comm));
@@ -136,8 +154,10 @@ static void alltoallv_case(int call, int unit, alltoallv_kind kind, const char *
         CHECK_MPI(PMPI_Alltoallv(send, sc, sd, type, want, rc, rd, type, comm));
     check(err == MPI_SUCCESS && memcmp(got, want, rn * sizeof(double)) == 0, what,
           err == MPI_SUCCESS ? "result differs from PMPI_Alltoallv" : XCHG_Last_error());
-    check_same_choice("alltoallv", what);
+    check_same_choice(kind == ALLTOALLW ? "alltoallw" : "alltoallv", what);
     if (kind == STRIDED) CHECK_MPI(MPI_Type_free(&type));
+    if (kind == ALLTOALLW) CHECK_MPI(MPI_Type_free(&one_double));
+    free(wtypes), free(bd);
     free(send), free(got), free(want), free(sc);
 }
 
@@ -199,6 +219,10 @@ static void run_suite(MPI_Comm on, const char *name, int calls)
             snprintf(what, sizeof what, "%s: alltoallv XCHG_AGREE=%s call %d unit %d", name,
                      modes[m], call, unit);
             alltoallv_case(call, unit, PLAIN, what);
+            if (call % 2) continue; /* alltoallw: every other call, its own schedule */
+            snprintf(what, sizeof what, "%s: alltoallw XCHG_AGREE=%s call %d unit %d", name,
+                     modes[m], call, unit);
+            alltoallv_case(call, unit, ALLTOALLW, what);
         }
     }
     unsetenv("XCHG_AGREE");
@@ -226,6 +250,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (strncmp(argv[i], "--calls=", 8) == 0) calls = atoi(argv[i] + 8);
     unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
+    unsetenv("XCHG_ALLTOALLW");
     unsetenv("XCHG_NEIGHBOR_ALLTOALLV");
 
     run_suite(MPI_COMM_WORLD, "world", calls);

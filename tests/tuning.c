@@ -116,6 +116,8 @@ static void test_good(const char *library)
     expect_selection(input(XCHG_ALLTOALL, 8, 1, 8, 8, 1000), NULL, "no rule matches");
     expect_selection(input(XCHG_ALLGATHER, 8, 1, 8, 8, 1000), NULL, "empty rule list");
     expect_selection(input(XCHG_NEIGHBOR_ALLTOALLV, 8, 1, 8, 8, -1), NULL, "no rule list");
+    expect_selection(input(XCHG_ALLTOALLW, 4, 1, 4, 4, 100), "parlogna:radix=4",
+                     "alltoallw without rules of its own: alltoallv's");
 
     const xchg_platform *plat = NULL;
     int rc = xchg_tuning_platform(&plat);
@@ -124,6 +126,19 @@ static void test_good(const char *library)
     check(rc == MPI_SUCCESS && plat && plat->beta_node == 2e-11 &&
               plat->overhead_per_byte == 0 && plat->eager_limit == 0,
           "optional model constants: given, and absent ones 0", NULL);
+
+    /* alltoallw's own rules, when it has some, ahead of alltoallv's. */
+    char wpath[4096];
+    write_temp("{\"xchg_tuning\": 1, \"rules\": {\n"
+               " \"alltoallv\": [{\"algorithm\": \"nonblocking\"}],\n"
+               " \"alltoallw\": [{\"bytes\": [0, 64], \"algorithm\": \"pairwise\"}]}}\n",
+               wpath, sizeof wpath);
+    check(xchg_tuning_load(wpath) == MPI_SUCCESS, "alltoallw file loads", XCHG_Last_error());
+    expect_selection(input(XCHG_ALLTOALLW, 4, 1, 4, 4, 64), "pairwise", "alltoallw's own rule");
+    expect_selection(input(XCHG_ALLTOALLW, 4, 1, 4, 4, 100), NULL,
+                     "alltoallw's rules only, once it has some");
+    expect_selection(input(XCHG_ALLTOALLV, 4, 1, 4, 4, 64), "nonblocking", "alltoallv's rule");
+    unlink(wpath);
 
     check(xchg_tuning_load(NULL) == MPI_SUCCESS, "no file loads", NULL);
     expect_selection(input(XCHG_ALLTOALLV, 4, 1, 4, 4, 100), NULL, "no file: no selection");
@@ -181,8 +196,8 @@ static void test_bad_files(void)
              "unknown key 'comm_sise'");
     test_bad("unknown top-level key", "{\"xchg_tuning\": 1, \"rules\": {},\n \"rule\": 1}\n", 2,
              "unknown key 'rule'");
-    test_bad("unknown collective", "{\"xchg_tuning\": 1,\n \"rules\": {\n  \"alltoallw\": []}}\n",
-             3, "unknown collective 'alltoallw'");
+    test_bad("unknown collective", "{\"xchg_tuning\": 1,\n \"rules\": {\n  \"alltoallx\": []}}\n",
+             3, "unknown collective 'alltoallx'");
     test_bad("rules not an array", "{\"xchg_tuning\": 1,\n \"rules\": {\"alltoall\": {}}}\n", 2,
              "must be an array");
     test_bad("incomplete model",

@@ -60,7 +60,11 @@ typedef struct bench_algo_list {
 /* One buffer set for one message size. */
 typedef struct bench_workload {
     int64_t size;                 /* S: block bytes (alltoall/allgather), max block (alltoallv) */
-    int *sendcounts, *sdispls, *recvcounts, *rdispls; /* alltoallv, MPI_BYTE elements */
+    int *sendcounts, *sdispls, *recvcounts, *rdispls; /* alltoallv, MPI_BYTE elements;
+                                     alltoallw: 1 or 0 elements of the peer's type,
+                                     byte displacements */
+    MPI_Datatype *sendtypes, *recvtypes; /* alltoallw: a vector type per peer */
+    int ntypes;                   /* alltoallw: 2P types (sendtypes, then recvtypes) */
     int count;                    /* alltoall/allgather: bytes per block */
     char *sendbuf, *recvbuf, *refbuf;
     size_t send_bytes, recv_bytes;

@@ -33,12 +33,14 @@
 #define MPI_PERSISTENT_NAME "MPI-4 MPI_*_init"
 #define PALLTOALL_INIT PMPI_Alltoall_init
 #define PALLTOALLV_INIT PMPI_Alltoallv_init
+#define PALLTOALLW_INIT PMPI_Alltoallw_init
 #define PALLGATHER_INIT PMPI_Allgather_init
 #elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
 #define HAVE_MPI_PERSISTENT 1
 #define MPI_PERSISTENT_NAME "Open MPI MPIX_*_init (pcollreq)"
 #define PALLTOALL_INIT PMPIX_Alltoall_init
 #define PALLTOALLV_INIT PMPIX_Alltoallv_init
+#define PALLTOALLW_INIT PMPIX_Alltoallw_init
 #define PALLGATHER_INIT PMPIX_Allgather_init
 #else
 #define HAVE_MPI_PERSISTENT 0
@@ -69,6 +71,9 @@ static int mpi_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MP
     case XCHG_ALLTOALLV:
         return PALLTOALLV_INIT(w->sendbuf, w->sendcounts, w->sdispls, MPI_BYTE, w->recvbuf,
                                w->recvcounts, w->rdispls, MPI_BYTE, comm, MPI_INFO_NULL, req);
+    case XCHG_ALLTOALLW:
+        return PALLTOALLW_INIT(w->sendbuf, w->sendcounts, w->sdispls, w->sendtypes, w->recvbuf,
+                               w->recvcounts, w->rdispls, w->recvtypes, comm, MPI_INFO_NULL, req);
     case XCHG_ALLTOALL:
         return PALLTOALL_INIT(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                               comm, MPI_INFO_NULL, req);
@@ -90,6 +95,9 @@ static int xchg_init(const bench_options *o, bench_workload *w, MPI_Comm comm, M
     case XCHG_ALLTOALLV:
         return XCHG_Alltoallv_init(w->sendbuf, w->sendcounts, w->sdispls, MPI_BYTE, w->recvbuf,
                                    w->recvcounts, w->rdispls, MPI_BYTE, comm, info, req);
+    case XCHG_ALLTOALLW:
+        return XCHG_Alltoallw_init(w->sendbuf, w->sendcounts, w->sdispls, w->sendtypes, w->recvbuf,
+                                   w->recvcounts, w->rdispls, w->recvtypes, comm, info, req);
     case XCHG_ALLTOALL:
         return XCHG_Alltoall_init(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                                   comm, info, req);

@@ -19,6 +19,12 @@
  * The fft patterns have fixed sizes: -m is ignored, and S in the report is
  * the largest block (64 or 512 bytes).
  * For alltoall and allgather S is the block size (sendcount bytes per peer).
+ *
+ * alltoallw: the blocks of the same --dist (rounded up to multiples of 8
+ * bytes), each one element of a datatype of its own: a vector of 8-byte
+ * runs at a stride of 16 (MPI_Type_vector(b/8, 8, 16, MPI_BYTE)), so every
+ * peer has a different type on both sides and half of each buffer is
+ * holes, as in the strided transposes of FFT codes.
  */
 #include <limits.h>
 #include <math.h>
@@ -89,7 +95,7 @@ static int64_t block_bytes(const bench_options *opt, int from, int to, int nrank
 int bench_sizes(const bench_options *opt, int nranks, int64_t *sizes, int max_sizes)
 {
     (void)nranks;
-    if (opt->coll == XCHG_ALLTOALLV && (opt->dist == DIST_FFT1 || opt->dist == DIST_FFT2)) {
+    if (xchg_coll_is_v(opt->coll) && (opt->dist == DIST_FFT1 || opt->dist == DIST_FFT2)) {
         sizes[0] = opt->dist == DIST_FFT1 ? 64 : 512;
         return 1;
     }
@@ -117,12 +123,51 @@ static int alloc_buffers(bench_workload *w)
     return w->sendbuf && w->recvbuf && w->refbuf ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
+/* One vector type of `bytes` bytes (8-byte runs, stride 16) into *type. */
+static int strided_type(int64_t bytes, MPI_Datatype *type)
+{
+    int rc = MPI_Type_vector((int)(bytes / 8), 8, 16, MPI_BYTE, type);
+    return rc == MPI_SUCCESS ? MPI_Type_commit(type) : rc;
+}
+
+/* alltoallw from alltoallv's counts (bytes): blocks rounded up to 8 bytes,
+ * one strided element each, byte displacements over twice the bytes. */
+static int alltoallw_workload(bench_workload *w, int rank, int nranks)
+{
+    w->sendtypes = malloc(2 * (size_t)nranks * sizeof(MPI_Datatype));
+    if (!w->sendtypes) return MPI_ERR_NO_MEM;
+    w->recvtypes = w->sendtypes + nranks;
+    w->ntypes = 2 * nranks;
+    int64_t send_off = 0, recv_off = 0;
+    for (int p = 0; p < 2 * nranks; p++) w->sendtypes[p] = MPI_DATATYPE_NULL;
+    for (int peer = 0; peer < nranks; peer++) {
+        int64_t out = (w->sendcounts[peer] + 7) / 8 * 8, in = (w->recvcounts[peer] + 7) / 8 * 8;
+        if (send_off + 2 * out > INT_MAX || recv_off + 2 * in > INT_MAX) return MPI_ERR_COUNT;
+        int rc = strided_type(out ? out : 8, &w->sendtypes[peer]);
+        if (rc == MPI_SUCCESS) rc = strided_type(in ? in : 8, &w->recvtypes[peer]);
+        if (rc != MPI_SUCCESS) return rc;
+        w->sendcounts[peer] = out > 0;
+        w->recvcounts[peer] = in > 0;
+        w->sdispls[peer] = (int)send_off;
+        w->rdispls[peer] = (int)recv_off;
+        send_off += 2 * out;
+        recv_off += 2 * in;
+    }
+    w->send_bytes = (size_t)send_off;
+    w->recv_bytes = (size_t)recv_off;
+    w->total_bytes = send_off / 2;
+    if (alloc_buffers(w) != MPI_SUCCESS) return MPI_ERR_NO_MEM;
+    for (int64_t k = 0; k < send_off; k++) /* the holes too */
+        w->sendbuf[k] = pattern_byte(rank, (int)(k % nranks), k);
+    return MPI_SUCCESS;
+}
+
 int bench_workload_create(const bench_options *opt, int64_t size, int rank, int nranks,
                           bench_workload *w)
 {
     memset(w, 0, sizeof *w);
     w->size = size;
-    if (opt->coll != XCHG_ALLTOALLV) {
+    if (!xchg_coll_is_v(opt->coll)) {
         if (size > INT_MAX || size * nranks > INT_MAX) return MPI_ERR_COUNT;
         w->count = (int)size;
         w->send_bytes = (size_t)size * (opt->coll == XCHG_ALLGATHER ? 1 : (size_t)nranks);
@@ -157,6 +202,7 @@ int bench_workload_create(const bench_options *opt, int64_t size, int rank, int 
     w->send_bytes = (size_t)send_off;
     w->recv_bytes = (size_t)recv_off;
     w->total_bytes = send_off;
+    if (opt->coll == XCHG_ALLTOALLW) return alltoallw_workload(w, rank, nranks);
     if (alloc_buffers(w) != MPI_SUCCESS) return MPI_ERR_NO_MEM;
     for (int to = 0; to < nranks; to++)
         for (int64_t k = 0; k < w->sendcounts[to]; k++)
@@ -166,6 +212,9 @@ int bench_workload_create(const bench_options *opt, int64_t size, int rank, int 
 
 void bench_workload_free(bench_workload *w)
 {
+    for (int p = 0; p < w->ntypes; p++)
+        if (w->sendtypes[p] != MPI_DATATYPE_NULL) MPI_Type_free(&w->sendtypes[p]);
+    free(w->sendtypes);
     free(w->sendcounts);
     free(w->sendbuf);
     free(w->recvbuf);
@@ -182,6 +231,12 @@ int bench_call(const bench_options *opt, bench_workload *w, int use_mpi, MPI_Com
                                   w->recvcounts, w->rdispls, MPI_BYTE, comm);
         return XCHG_Alltoallv(w->sendbuf, w->sendcounts, w->sdispls, MPI_BYTE, w->recvbuf,
                               w->recvcounts, w->rdispls, MPI_BYTE, comm);
+    case XCHG_ALLTOALLW:
+        if (use_mpi)
+            return PMPI_Alltoallw(w->sendbuf, w->sendcounts, w->sdispls, w->sendtypes, w->recvbuf,
+                                  w->recvcounts, w->rdispls, w->recvtypes, comm);
+        return XCHG_Alltoallw(w->sendbuf, w->sendcounts, w->sdispls, w->sendtypes, w->recvbuf,
+                              w->recvcounts, w->rdispls, w->recvtypes, comm);
     case XCHG_ALLTOALL:
         if (use_mpi)
             return PMPI_Alltoall(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,

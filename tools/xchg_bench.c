@@ -1,7 +1,7 @@
 /*
  * xchg-bench: time xchg's algorithms against MPI's own collective, OSU style.
  *
- *   mpirun -n 8 xchg-bench [-c alltoallv|alltoall|allgather] [-m MIN:MAX]
+ *   mpirun -n 8 xchg-bench [-c alltoallv|alltoall|allgather|alltoallw] [-m MIN:MAX]
  *          [-i ITER] [-x WARMUP] [-f] [--algo SPEC]... [--dist D] [--seed N]
  *          [--csv FILE|-] [--json FILE|-] [--progress] [--breakdown]
  *          [--persistent N] [--first-call] [--skew MIF [--skew-dist uniform|one-late]]
@@ -47,7 +47,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: mpirun -n P xchg-bench [options]\n"
-        "  -c, --coll C         alltoallv (default), alltoall, allgather\n"
+        "  -c, --coll C         alltoallv (default), alltoall, allgather, alltoallw (the\n"
+        "                       alltoallv blocks, each a strided vector datatype per peer)\n"
         "  -m, --message-size [MIN:]MAX\n"
         "                       sizes S in bytes, powers of two from MIN to MAX (16:16384);\n"
         "                       alltoall/allgather: block per peer; alltoallv: maximum block\n"

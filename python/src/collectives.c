@@ -10,9 +10,9 @@
 
 #include "xchg.h"
 
-enum kind { ALLTOALLV, ALLTOALL, ALLGATHER, NEIGHBOR_ALLTOALLV };
-static const char *const kind_names[] = {"alltoallv", "alltoall", "allgather",
-                                         "neighbor_alltoallv"};
+enum kind { ALLTOALLV, ALLTOALL, ALLGATHER, NEIGHBOR_ALLTOALLV, ALLTOALLW, NUM_KINDS };
+static const char *const kind_names[NUM_KINDS] = {"alltoallv", "alltoall", "allgather",
+                                                  "neighbor_alltoallv", "alltoallw"};
 
 static int int_count(const pyx_buf *b)
 {
@@ -39,7 +39,7 @@ static int block_counts(enum kind k, MPI_Comm comm, int *nsend, int *nrecv)
         *nsend = *nrecv = 1; /* one count and one displacement per side */
         return 0;
     }
-    if (k == ALLTOALLV) {
+    if (k == ALLTOALLV || k == ALLTOALLW) {
         rc = MPI_Comm_size(comm, &size);
         *nsend = *nrecv = size;
         return rc == MPI_SUCCESS ? 0 : (pyx_raise("MPI_Comm_size", rc), -1);
@@ -71,12 +71,59 @@ static int block_address(const pyx_buf *buf, const pyx_buf *displ, MPI_Datatype 
 
 #define INTS(b) ((const int *)(b).view.buf)
 
-/* Parse and check a call of kind k: args = (comm, sbuf, ..., rtype). */
+/* Alltoallw's datatypes: two contiguous C-int arrays of `n` Fortran handles
+ * (Datatype.py2f(); the send one None for MPI_IN_PLACE), converted into
+ * a->stypes and a->rtypes. */
+static int convert_types(PyObject *sf, PyObject *rf, int n, pyx_args *a)
+{
+    Py_buffer views[2];
+    PyObject *objs[2] = {sf, rf};
+    int held = 0, rc = -1;
+    a->stypes = malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof(MPI_Datatype));
+    if (!a->stypes) return PyErr_NoMemory(), -1;
+    a->rtypes = a->stypes + n;
+    for (int side = 0; side < 2; side++) {
+        MPI_Datatype *out = side ? a->rtypes : a->stypes;
+        if (objs[side] == Py_None) { /* MPI_IN_PLACE: not read */
+            for (int p = 0; p < n; p++) out[p] = MPI_DATATYPE_NULL;
+            continue;
+        }
+        if (PyObject_GetBuffer(objs[side], &views[side], PyBUF_C_CONTIGUOUS) < 0) goto done;
+        held |= 1 << side;
+        if (views[side].len != (Py_ssize_t)n * (Py_ssize_t)sizeof(int)) {
+            PyErr_Format(PyExc_ValueError, "alltoallw: expecting %d datatypes", n);
+            goto done;
+        }
+        for (int p = 0; p < n; p++) out[p] = MPI_Type_f2c((MPI_Fint)((int *)views[side].buf)[p]);
+    }
+    rc = 0;
+done:
+    for (int side = 0; side < 2; side++)
+        if (held & (1 << side)) PyBuffer_Release(&views[side]);
+    return rc;
+}
+
+/* Parse and check a call of kind k: args = (comm, sbuf, ..., rtype), and for
+ * alltoallw two more: the per-peer datatype handles of each side. */
 static int prepare(enum kind k, PyObject *args, pyx_args *a, char **saddr, char **raddr)
 {
     int nsend, nrecv;
-    if (pyx_args_parse(args, a) < 0) return -1;
+    PyObject *own = NULL;
+    if (k == ALLTOALLW) {
+        if (PyTuple_Size(args) != 11)
+            return PyErr_SetString(PyExc_TypeError, "alltoallw takes 11 arguments"), -1;
+        own = PyTuple_GetSlice(args, 0, 9);
+        if (!own) return -1;
+        int bad = pyx_args_parse(own, a);
+        Py_DECREF(own);
+        if (bad < 0) return -1;
+    } else if (pyx_args_parse(args, a) < 0) {
+        return -1;
+    }
     if (block_counts(k, a->comm, &nsend, &nrecv) < 0 || check_lengths(a, nsend, nrecv) < 0)
+        goto fail;
+    if (k == ALLTOALLW && convert_types(PyTuple_GET_ITEM(args, 9), PyTuple_GET_ITEM(args, 10),
+                                        nrecv, a) < 0)
         goto fail;
     if (k == NEIGHBOR_ALLTOALLV && a->in_place) {
         PyErr_SetString(PyExc_ValueError, "neighbor_alltoallv does not allow MPI.IN_PLACE");
@@ -116,6 +163,10 @@ static int call(enum kind k, const pyx_args *a, char *s, char *r, MPI_Info info,
         return req ? XCHG_Allgather_init(s, scount, a->stype, r, rc_[0], a->rtype, a->comm,
                                          info, req)
                    : XCHG_Allgather(s, scount, a->stype, r, rc_[0], a->rtype, a->comm);
+    case ALLTOALLW:
+        return req ? XCHG_Alltoallw_init(s, sc, sd, a->stypes, r, rc_, rd, a->rtypes, a->comm,
+                                         info, req)
+                   : XCHG_Alltoallw(s, sc, sd, a->stypes, r, rc_, rd, a->rtypes, a->comm);
     case NEIGHBOR_ALLTOALLV:
         return req ? XCHG_Neighbor_alltoallv_init(s, sc, sd, a->stype, r, rc_, rd, a->rtype,
                                                   a->comm, info, req)
@@ -172,6 +223,12 @@ PyObject *pyx_neighbor_alltoallv(PyObject *self, PyObject *args)
     return blocking(NEIGHBOR_ALLTOALLV, args);
 }
 
+PyObject *pyx_alltoallw(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return blocking(ALLTOALLW, args);
+}
+
 /* init(kind, info, comm, sbuf, ..., rtype) -> Request holding the buffers. */
 PyObject *pyx_init(PyObject *self, PyObject *args)
 {
@@ -182,7 +239,7 @@ PyObject *pyx_init(PyObject *self, PyObject *args)
     const char *kind_name = PyUnicode_AsUTF8(kind_obj);
     if (!kind_name) return NULL;
     int k = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NUM_KINDS; i++)
         if (strcmp(kind_name, kind_names[i]) == 0) k = i;
     if (k < 0) return PyErr_Format(PyExc_ValueError, "unknown collective '%s'", kind_name);
     MPI_Info *info = pyx_get_info(info_obj);

@@ -104,6 +104,8 @@ void pyx_args_release(pyx_args *a)
     release(&a->sdispls);
     release(&a->rcounts);
     release(&a->rdispls);
+    free(a->stypes); /* one allocation: rtypes follows */
+    a->stypes = a->rtypes = NULL;
 }
 
 int pyx_args_parse(PyObject *args, pyx_args *a)
@@ -253,6 +255,7 @@ static PyMethodDef methods[] = {
     {"alltoall", pyx_alltoall, METH_VARARGS, "XCHG_Alltoall."},
     {"allgather", pyx_allgather, METH_VARARGS, "XCHG_Allgather."},
     {"neighbor_alltoallv", pyx_neighbor_alltoallv, METH_VARARGS, "XCHG_Neighbor_alltoallv."},
+    {"alltoallw", pyx_alltoallw, METH_VARARGS, "XCHG_Alltoallw."},
     {"init", pyx_init, METH_VARARGS, "XCHG_*_init: (kind, info, <call arguments>)."},
     {NULL, NULL, 0, NULL},
 };

@@ -27,6 +27,7 @@ typedef struct {
     MPI_Datatype stype, rtype;
     pyx_buf sbuf, rbuf, scounts, sdispls, rcounts, rdispls;
     int in_place;
+    MPI_Datatype *stypes, *rtypes; /* alltoallw: a datatype per peer (owned) */
 } pyx_args;
 
 /* Raise xchg.Error for `rc` from `fn` (message: XCHG_Last_error() or MPI's). */
@@ -67,6 +68,7 @@ PyObject *pyx_alltoallv(PyObject *self, PyObject *args);
 PyObject *pyx_alltoall(PyObject *self, PyObject *args);
 PyObject *pyx_allgather(PyObject *self, PyObject *args);
 PyObject *pyx_neighbor_alltoallv(PyObject *self, PyObject *args);
+PyObject *pyx_alltoallw(PyObject *self, PyObject *args);
 PyObject *pyx_init(PyObject *self, PyObject *args);
 
 #endif

@@ -16,11 +16,11 @@ import weakref as _weakref
 from mpi4py import MPI
 
 from . import _collectives, _xchg
-from ._collectives import (Allgather, Alltoall, Alltoallv, Neighbor_alltoallv)
+from ._collectives import (Allgather, Alltoall, Alltoallv, Alltoallw, Neighbor_alltoallv)
 
 __version__ = "%d.%d.%d" % (_xchg.VERSION_MAJOR, _xchg.VERSION_MINOR, _xchg.VERSION_PATCH)
 
-COLLECTIVES = ("alltoall", "alltoallv", "allgather", "neighbor_alltoallv")
+COLLECTIVES = ("alltoall", "alltoallv", "alltoallw", "allgather", "neighbor_alltoallv")
 Request = _xchg.Request
 
 
@@ -65,6 +65,10 @@ def Alltoallv_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
     return _track(_collectives.Alltoallv_init(comm, sendbuf, recvbuf, info, algorithm))
 
 
+def Alltoallw_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
+    return _track(_collectives.Alltoallw_init(comm, sendbuf, recvbuf, info, algorithm))
+
+
 def Alltoall_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
     return _track(_collectives.Alltoall_init(comm, sendbuf, recvbuf, info, algorithm))
 
@@ -78,7 +82,7 @@ def Neighbor_alltoallv_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorith
                                                        algorithm))
 
 
-for _f in (Alltoallv_init, Alltoall_init, Allgather_init, Neighbor_alltoallv_init):
+for _f in (Alltoallv_init, Alltoallw_init, Alltoall_init, Allgather_init, Neighbor_alltoallv_init):
     _f.__doc__ = getattr(_collectives, _f.__name__).__doc__
 
 
@@ -105,6 +109,7 @@ def algorithms(collective=None):
     return {c: _xchg.algorithms(c) for c in COLLECTIVES}
 
 
-__all__ = ["Alltoallv", "Alltoall", "Allgather", "Neighbor_alltoallv", "Alltoallv_init",
+__all__ = ["Alltoallv", "Alltoallw", "Alltoall", "Allgather", "Neighbor_alltoallv",
+           "Alltoallv_init", "Alltoallw_init",
            "Alltoall_init", "Allgather_init", "Neighbor_alltoallv_init", "Request",
            "Error", "set_algorithm", "get_algorithm", "algorithms", "COLLECTIVES"]

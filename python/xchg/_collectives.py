@@ -2,7 +2,7 @@
 from mpi4py import MPI
 
 from . import _xchg
-from ._messages import block_message, vector_message
+from ._messages import block_message, vector_message, w_message
 
 
 def _peers(comm):
@@ -51,6 +51,19 @@ def _alltoallv_args(comm, sendbuf, recvbuf):
     return _vector(comm, sendbuf, recvbuf, size, size)
 
 
+def _alltoallw_args(comm, sendbuf, recvbuf):
+    """The C layer's 11 arguments: the 9 of a vector call (MPI.BYTE standing
+    for the datatypes) and the per-peer datatype handles of each side."""
+    size = _peers(comm)
+    recv = w_message(recvbuf, size, writable=True)
+    if sendbuf is MPI.IN_PLACE:
+        return (comm, None, None, None, None, recv.buf, recv.counts, recv.displs, MPI.BYTE,
+                None, recv.handles)
+    send = w_message(sendbuf, size, writable=False)
+    return (comm, send.buf, send.counts, send.displs, MPI.BYTE, recv.buf, recv.counts,
+            recv.displs, MPI.BYTE, send.handles, recv.handles)
+
+
 def _alltoall_args(comm, sendbuf, recvbuf):
     return _block(comm, sendbuf, recvbuf, _peers(comm))
 
@@ -70,6 +83,14 @@ def Alltoallv(comm, sendbuf, recvbuf):
     sendbuf may be MPI.IN_PLACE (the receive side's counts, displacements
     and type then describe the data sent)."""
     _xchg.alltoallv(*_alltoallv_args(comm, sendbuf, recvbuf))
+
+
+def Alltoallw(comm, sendbuf, recvbuf):
+    """Alltoallw like comm.Alltoallw(sendbuf, recvbuf), through xchg: each
+    message is [buf, counts, displs, types] or [buf, (counts, displs), types]
+    with displacements in bytes and a datatype per peer. sendbuf may be
+    MPI.IN_PLACE (the receive side then describes the data sent)."""
+    _xchg.alltoallw(*_alltoallw_args(comm, sendbuf, recvbuf))
 
 
 def Alltoall(comm, sendbuf, recvbuf):
@@ -114,6 +135,12 @@ def Alltoallv_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
     keeps them alive until freed. `algorithm` ("parlogna:radix=4") selects
     the algorithm for this request (info key "xchg_algorithm")."""
     return _init("alltoallv", _alltoallv_args(comm, sendbuf, recvbuf), info, algorithm)
+
+
+def Alltoallw_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
+    """Persistent Alltoallw (see Alltoallv_init). The datatypes must stay
+    committed until the request is freed."""
+    return _init("alltoallw", _alltoallw_args(comm, sendbuf, recvbuf), info, algorithm)
 
 
 def Alltoall_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):

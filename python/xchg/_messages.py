@@ -12,6 +12,14 @@ A message is a buffer, or a list/tuple of 2 to 4 items, as in mpi4py:
   counts: a sequence (one per block) or one integer for every block;
   displs: a sequence, one integer d (block i at i*d), or None (packed).
 
+* Alltoallw, one block per peer, each with its own datatype and a
+  displacement in BYTES (as mpi4py and MPI say)::
+
+    [buf, counts, displs, types]    [buf, (counts, displs), types]
+
+  counts and displs: sequences (or one integer for every block); types: a
+  sequence of MPI.Datatype (or one for every block).
+
 * block calls (Alltoall, Allgather)::
 
     buf  [buf, TYPE]  [buf, count]  [buf, (count, displ)]  [buf, count, TYPE]
@@ -177,6 +185,62 @@ def vector_message(msg, blocks, writable):
     displs = _int_array(displs, blocks, "displacements")
     _check_bounds(view, datatype, counts, displs)
     return Message(buf, counts, displs, datatype)
+
+
+class WMessage:
+    """A parsed Alltoallw message: the buffer, counts, byte displacements and
+    the Fortran handles of the datatypes (C-int arrays), and the Datatype
+    objects themselves (kept alive with the message)."""
+
+    __slots__ = ("buf", "counts", "displs", "handles", "datatypes")
+
+    def __init__(self, buf, counts, displs, handles, datatypes):
+        self.buf, self.counts, self.displs = buf, counts, displs
+        self.handles, self.datatypes = handles, datatypes
+
+
+def w_message(msg, blocks, writable):
+    """Parse an Alltoallw message of `blocks` blocks; every non-empty block
+    must lie inside the buffer (its own datatype's true extent from its byte
+    displacement)."""
+    if not isinstance(msg, (list, tuple)) or len(msg) not in (3, 4):
+        raise TypeError("message: Alltoallw expects [buf, counts, displs, types] or "
+                        "[buf, (counts, displs), types]")
+    if len(msg) == 4:
+        buf, counts, displs, types = msg
+    else:
+        buf, pair, types = msg
+        counts, displs = _pair(pair)
+    view = _buffer(buf, writable)
+    if _is_integral(counts):
+        counts = [int(counts)] * blocks
+    if _is_integral(displs):
+        displs = [int(displs)] * blocks
+    counts = _int_array(counts, blocks, "counts")
+    displs = _int_array(displs, blocks, "displacements")
+    if isinstance(types, MPI.Datatype):
+        types = [types] * blocks
+    types = list(types)
+    if len(types) != blocks:
+        raise ValueError("message: expecting %d datatypes, got %d" % (blocks, len(types)))
+    for i, t in enumerate(types):
+        if not isinstance(t, MPI.Datatype):
+            raise TypeError("message: datatype %d is %r, not an MPI.Datatype" % (i, t))
+        c = int(counts[i])
+        if c < 0:
+            raise ValueError("message: negative count %d" % c)
+        if c == 0 or t == MPI.DATATYPE_NULL:
+            continue  # an empty block; a null type with a count is xchg's error
+        lb, extent = t.Get_extent()
+        tlb, textent = t.Get_true_extent()
+        first = int(displs[i]) + tlb
+        last = first + (c - 1) * extent + textent
+        if first < 0 or last > view.nbytes:
+            raise ValueError("message: block %d (count %d, displacement %d bytes, extent %d) "
+                             "does not fit in the buffer of %d bytes"
+                             % (i, c, displs[i], extent, view.nbytes))
+    handles = _int_array([t.py2f() for t in types], blocks, "datatype handles")
+    return WMessage(buf, counts, displs, handles, types)
 
 
 def block_message(msg, blocks, writable):

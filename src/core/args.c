@@ -1,14 +1,14 @@
 /* Validation and normalization of the collectives' arguments. */
 #include "args.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 
-static const char *const coll_names[XCHG_NUM_COLL] = {"alltoall", "alltoallv", "allgather",
-                                                      "neighbor_alltoallv"};
+static const char *const coll_names[XCHG_NUM_COLL] = {
+    [XCHG_ALLTOALL] = "alltoall", [XCHG_ALLTOALLV] = "alltoallv", [XCHG_ALLGATHER] = "allgather",
+    [XCHG_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv", [XCHG_ALLTOALLW] = "alltoallw"};
 
 const char *xchg_coll_name(xchg_coll coll)
 {
@@ -23,7 +23,8 @@ int xchg_coll_from_name(const char *name, xchg_coll *coll)
             return MPI_SUCCESS;
         }
     return xchg_error(MPI_ERR_ARG, "unknown collective '%s': valid choices are alltoall, "
-                                   "alltoallv, allgather, neighbor_alltoallv", name ? name : "(null)");
+                                   "alltoallv, alltoallw, allgather, neighbor_alltoallv",
+                      name ? name : "(null)");
 }
 
 int xchg_type_describe(MPI_Datatype type, xchg_type_info *info)
@@ -78,18 +79,19 @@ static void side_init(xchg_side *s, const side_arrays *arr, void *buf)
 /* Check one side's counts and buffer; fill bytes. */
 static int side_check(xchg_side *s, int size, const char *what)
 {
-    int any = 0;
+    int relative = 0; /* a non-empty block whose datatype is not absolute */
     for (int p = 0; p < size; p++) {
+        const xchg_type_info *t = xchg_side_type(s, p);
         if (s->counts[p] < 0)
             return xchg_error(MPI_ERR_COUNT, "%s count for rank %d is negative (%d)", what, p,
                               s->counts[p]);
-        s->bytes[p] = (int64_t)s->counts[p] * s->type.size;
-        if (s->counts[p] > 0 && s->type.size > 0) any = 1;
+        s->bytes[p] = (int64_t)s->counts[p] * t->size;
+        /* MPI_BOTTOM (NULL) is a buffer only for a datatype that addresses
+         * absolute memory (built from MPI_Get_address): its data starts
+         * beyond the first page. */
+        if (s->counts[p] > 0 && t->size > 0 && t->true_lb < 4096) relative = 1;
     }
-    /* MPI_BOTTOM (NULL) is a buffer only for a datatype that addresses
-     * absolute memory (built from MPI_Get_address): its data starts beyond
-     * the first page. */
-    if (any && s->buf == NULL && s->type.true_lb < 4096)
+    if (relative && s->buf == NULL)
         return xchg_error(MPI_ERR_BUFFER, "%s buffer is NULL (MPI_BOTTOM) but a %s count is not "
                           "zero and the datatype does not address absolute memory", what, what);
     return MPI_SUCCESS;
@@ -108,14 +110,16 @@ static int resolve_in_place(xchg_args *a, side_arrays *send_arr, int own_block_o
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (int p = 0; p < a->size; p++) {
         int src = own_block_only ? a->rank : p;
-        if (r->counts[src] == 0 || r->type.size == 0) continue;
-        int64_t first = r->offsets[src] + r->type.true_lb;
-        int64_t last = r->offsets[src] + (int64_t)(r->counts[src] - 1) * r->type.extent +
-                       r->type.true_lb + r->type.true_extent;
+        const xchg_type_info *t = xchg_side_type(r, src);
+        if (r->counts[src] == 0 || t->size == 0) continue;
+        int64_t first = r->offsets[src] + t->true_lb;
+        int64_t last = r->offsets[src] + (int64_t)(r->counts[src] - 1) * t->extent +
+                       t->true_lb + t->true_extent;
         if (first < lo) lo = first;
         if (last > hi) hi = last;
     }
     a->send.type = r->type;
+    a->send.types = r->types; /* alltoallw: the receive side's per-peer types */
     side_init(&a->send, send_arr, NULL);
     for (int p = 0; p < a->size; p++) {
         int src = own_block_only ? a->rank : p;
@@ -184,6 +188,101 @@ int xchg_args_alltoallv(xchg_args *a, const void *sendbuf, const int *sendcounts
     XCHG_CHECK(finish_send_side(a, &arr[0], sendbuf, sendtype, 0));
     if (sendbuf != MPI_IN_PLACE) /* the extent is known only now */
         for (int p = 0; p < size; p++) arr[0].offsets[p] = (int64_t)sdispls[p] * a->send.type.extent;
+    return MPI_SUCCESS;
+fail:
+    xchg_args_free(a);
+    return rc;
+}
+
+/*
+ * Whether a derived datatype is committed. MPI has no query, and an
+ * uncommitted type crashes Open MPI 4.1's MPI_Pack_size, so it is asked the
+ * way both libraries answer: a send of one element to MPI_PROC_NULL, which
+ * moves nothing and fails with MPI_ERR_TYPE for an uncommitted type (Open
+ * MPI and MPICH check it before anything else). Predefined types are always
+ * committed. `comm` returns errors (xchg's private duplicate).
+ */
+static int check_committed(MPI_Datatype type, MPI_Comm comm, const char *what, int peer)
+{
+    int rc, ints, addrs, types, combiner;
+    char dummy[1];
+    MPI_Request req = MPI_REQUEST_NULL;
+    XCHG_CHECK(MPI_Type_get_envelope(type, &ints, &addrs, &types, &combiner));
+    if (combiner == MPI_COMBINER_NAMED) return MPI_SUCCESS;
+    if (MPI_Isend(dummy, 1, type, MPI_PROC_NULL, 0, comm, &req) != MPI_SUCCESS)
+        return xchg_error(MPI_ERR_TYPE, "%s datatype for rank %d is not committed "
+                          "(MPI_Type_commit)", what, peer);
+    XCHG_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+fail:
+    return rc;
+}
+
+/* Alltoallw: describe each peer's datatype of one side; the side's own
+ * `type` keeps only whether every non-empty block is contiguous. Derived
+ * types of non-empty blocks must be committed (MPI_ERR_TYPE, not a crash). */
+static int describe_types(xchg_side *s, xchg_type_info *infos, const MPI_Datatype *types,
+                          const int *counts, int size, const char *what, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS, contiguous = 1;
+    for (int p = 0; p < size; p++) {
+        /* A type repeated from the previous peer is described (and, for a
+         * non-empty block, checked) once. */
+        int repeated = p > 0 && types[p] == types[p - 1] && types[p] != MPI_DATATYPE_NULL;
+        int checked = repeated && counts[p - 1] > 0;
+        if (types[p] == MPI_DATATYPE_NULL && counts[p] != 0)
+            return xchg_error(MPI_ERR_TYPE, "%s datatype for rank %d is MPI_DATATYPE_NULL "
+                              "(count %d)", what, p, counts[p]);
+        if (repeated)
+            infos[p] = infos[p - 1];
+        else /* MPI_DATATYPE_NULL for an empty block: described as bytes */
+            XCHG_CHECK(xchg_type_describe(types[p] == MPI_DATATYPE_NULL ? MPI_BYTE : types[p],
+                                          &infos[p]));
+        if (counts[p] > 0 && !checked) XCHG_CHECK(check_committed(types[p], comm, what, p));
+        if (counts[p] > 0 && infos[p].size > 0 && !infos[p].contiguous) contiguous = 0;
+    }
+    memset(&s->type, 0, sizeof s->type);
+    s->type.type = MPI_DATATYPE_NULL;
+    s->type.contiguous = contiguous;
+    s->types = infos;
+fail:
+    return rc;
+}
+
+int xchg_args_alltoallw(xchg_args *a, const void *sendbuf, const int *sendcounts,
+                        const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
+                        const int *recvcounts, const int *rdispls,
+                        const MPI_Datatype *recvtypes, MPI_Comm comm, int rank, int size)
+{
+    side_arrays arr[2] = {{0}}; /* filled by alloc_arrays (zeroed for gcc -O3) */
+    int rc;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    args_init(a, XCHG_ALLTOALLW, comm, rank, size);
+    if (!recvcounts || !rdispls || !recvtypes)
+        return xchg_error(MPI_ERR_ARG, "recvcounts, rdispls or recvtypes is NULL");
+    if (!in_place && (!sendcounts || !sdispls || !sendtypes))
+        return xchg_error(MPI_ERR_ARG, "sendcounts, sdispls or sendtypes is NULL");
+    XCHG_CHECK(alloc_arrays(a, size, 2, arr));
+    XCHG_ALLOC(a->owned_types, 2 * (size_t)size * sizeof(xchg_type_info) + 1);
+    side_init(&a->recv, &arr[1], recvbuf);
+    for (int p = 0; p < size; p++) {
+        arr[1].counts[p] = recvcounts[p];
+        arr[1].offsets[p] = rdispls[p]; /* bytes, as MPI_Alltoallw says */
+    }
+    XCHG_CHECK(describe_types(&a->recv, a->owned_types + size, recvtypes, recvcounts, size,
+                              "receive", comm));
+    XCHG_CHECK(side_check(&a->recv, size, "receive"));
+    if (in_place) {
+        XCHG_CHECK(resolve_in_place(a, &arr[0], 0));
+        return MPI_SUCCESS;
+    }
+    side_init(&a->send, &arr[0], (void *)sendbuf);
+    for (int p = 0; p < size; p++) {
+        arr[0].counts[p] = sendcounts[p];
+        arr[0].offsets[p] = sdispls[p];
+    }
+    XCHG_CHECK(describe_types(&a->send, a->owned_types, sendtypes, sendcounts, size, "send",
+                              comm));
+    XCHG_CHECK(side_check(&a->send, size, "send"));
     return MPI_SUCCESS;
 fail:
     xchg_args_free(a);
@@ -346,90 +445,15 @@ void xchg_args_refresh_in_place(xchg_args *a)
 void xchg_args_free(xchg_args *a)
 {
     free(a->owned);
+    free(a->owned_types);
+    a->owned_types = NULL;
+    a->send.types = a->recv.types = NULL;
     free(a->owned_copy);
     free(a->sources);
     free(a->send_gindex);
     a->send_gindex = a->recv_gindex = NULL;
     a->owned = a->owned_copy = NULL;
     a->sources = a->destinations = NULL;
-}
-
-/*
- * A block at address 0: the buffer is MPI_BOTTOM and the datatype holds
- * absolute addresses. MPICH 4.0's MPI_Pack and MPI_Unpack refuse a NULL
- * buffer even then, so the same memory is described from address 1: one
- * element of an hindexed type whose single block of `count` elements starts
- * at displacement -1.
- */
-static int pack_bottom(const xchg_side *s, int peer, void *packed, int unpack)
-{
-    int rc, position = 0, len = s->counts[peer];
-    MPI_Aint displ = -1;
-    MPI_Datatype shifted = MPI_DATATYPE_NULL;
-    char *one = (char *)1;
-    XCHG_CHECK(MPI_Type_create_hindexed(1, &len, &displ, s->type.type, &shifted));
-    XCHG_CHECK(MPI_Type_commit(&shifted));
-    if (unpack)
-        XCHG_CHECK(MPI_Unpack(packed, (int)s->bytes[peer], &position, one, 1, shifted,
-                              MPI_COMM_SELF));
-    else
-        XCHG_CHECK(MPI_Pack(one, 1, shifted, packed, (int)s->bytes[peer], &position,
-                            MPI_COMM_SELF));
-fail:
-    if (shifted != MPI_DATATYPE_NULL) MPI_Type_free(&shifted);
-    return rc;
-}
-
-int xchg_pack_block(const xchg_side *s, int peer, void *dst)
-{
-    if (s->bytes[peer] == 0) return MPI_SUCCESS;
-    const char *src = xchg_side_block_ptr(s, peer);
-    if (s->type.contiguous) {
-        memcpy(dst, src, (size_t)s->bytes[peer]);
-        return MPI_SUCCESS;
-    }
-    if (s->bytes[peer] > INT_MAX)
-        return xchg_error(MPI_ERR_COUNT, "block of %lld bytes is too large to pack",
-                          (long long)s->bytes[peer]);
-    if (src == NULL) return pack_bottom(s, peer, dst, 0);
-    int position = 0;
-    return MPI_Pack(src, s->counts[peer], s->type.type, dst, (int)s->bytes[peer], &position,
-                    MPI_COMM_SELF);
-}
-
-int xchg_unpack_block(const xchg_side *s, int peer, const void *src)
-{
-    if (s->bytes[peer] == 0) return MPI_SUCCESS;
-    char *dst = xchg_side_block_ptr(s, peer);
-    if (s->type.contiguous) {
-        memcpy(dst, src, (size_t)s->bytes[peer]);
-        return MPI_SUCCESS;
-    }
-    if (s->bytes[peer] > INT_MAX)
-        return xchg_error(MPI_ERR_COUNT, "block of %lld bytes is too large to unpack",
-                          (long long)s->bytes[peer]);
-    if (dst == NULL) return pack_bottom(s, peer, (void *)src, 1);
-    int position = 0;
-    return MPI_Unpack(src, (int)s->bytes[peer], &position, dst, s->counts[peer], s->type.type,
-                      MPI_COMM_SELF);
-}
-
-int xchg_copy_self_block(const xchg_args *a)
-{
-    const xchg_side *s = &a->send, *r = &a->recv;
-    int me = a->rank, rc = MPI_SUCCESS;
-    char *packed = NULL;
-    if (r->bytes[me] == 0) return MPI_SUCCESS;
-    if (s->type.contiguous && r->type.contiguous) {
-        memcpy(xchg_side_block_ptr(r, me), xchg_side_block_ptr(s, me), (size_t)r->bytes[me]);
-        return MPI_SUCCESS;
-    }
-    XCHG_ALLOC(packed, (size_t)r->bytes[me]);
-    XCHG_CHECK(xchg_pack_block(s, me, packed));
-    XCHG_CHECK(xchg_unpack_block(r, me, packed));
-fail:
-    free(packed);
-    return rc;
 }
 
 int64_t xchg_max_block_bytes(const xchg_args *a)

@@ -6,9 +6,15 @@
  * algorithm ever sees MPI_IN_PLACE.
  *
  * Direct algorithms hand the user's datatypes straight to MPI
- * (xchg_side_block_ptr with side->counts and side->type). Algorithms that
+ * (xchg_side_block_ptr with side->counts and xchg_side_type). Algorithms that
  * forward data through other ranks move packed bytes: xchg_pack_block and
  * xchg_unpack_block convert between a block and its packed form.
+ *
+ * Alltoallw has a datatype per peer on each side (side->types). Algorithms
+ * never read side->type's datatype, size or extent directly: they ask
+ * xchg_side_type(side, peer), which is the per-peer one for alltoallw and the
+ * side's one datatype otherwise, and xchg_side_contiguous(side) (every block
+ * is a run of bytes). So every alltoallv algorithm serves alltoallw.
  */
 #ifndef XCHG_CORE_ARGS_H
 #define XCHG_CORE_ARGS_H
@@ -22,11 +28,20 @@ typedef enum {
     XCHG_ALLTOALLV = 1,
     XCHG_ALLGATHER = 2,
     XCHG_NEIGHBOR_ALLTOALLV = 3, /* sides indexed by neighbour, not by rank */
-    XCHG_NUM_COLL = 4
+    XCHG_ALLTOALLW = 4,          /* a datatype per peer: alltoallv's algorithms serve it */
+    XCHG_NUM_COLL = 5
 } xchg_coll;
 
-/* The dense collectives (every rank pair): the ones the harness sweeps. */
+/* The dense collectives numbered below the neighbourhood one (alltoall,
+ * alltoallv, allgather); alltoallw, dense too, comes after it. */
 #define XCHG_NUM_DENSE_COLL 3
+
+/* Whether `coll` has per-peer counts (alltoallv, alltoallw): the
+ * collectives whose sizes differ between ranks and are agreed. */
+static inline int xchg_coll_is_v(xchg_coll coll)
+{
+    return coll == XCHG_ALLTOALLV || coll == XCHG_ALLTOALLW;
+}
 
 const char *xchg_coll_name(xchg_coll coll);
 int xchg_coll_from_name(const char *name, xchg_coll *coll);
@@ -47,8 +62,24 @@ typedef struct xchg_side {
     int *counts;             /* [P] elements per peer */
     int64_t *offsets;        /* [P] byte offset of each peer's block from buf */
     int64_t *bytes;          /* [P] packed bytes per peer (counts * type size) */
-    xchg_type_info type;
+    xchg_type_info type;     /* the datatype of every block; for alltoallw only
+                                `contiguous` is set (every peer's type is) and
+                                `type` is MPI_DATATYPE_NULL: use xchg_side_type */
+    const xchg_type_info *types; /* alltoallw: [P] datatype of each peer's block
+                                    (owned by the args); NULL otherwise */
 } xchg_side;
+
+/* The datatype of `peer`'s block on one side. */
+static inline const xchg_type_info *xchg_side_type(const xchg_side *s, int peer)
+{
+    return s->types ? &s->types[peer] : &s->type;
+}
+
+/* Every block of the side is its packed bytes, contiguous at its address. */
+static inline int xchg_side_contiguous(const xchg_side *s)
+{
+    return s->type.contiguous;
+}
 
 typedef struct xchg_args {
     xchg_coll coll;
@@ -58,6 +89,7 @@ typedef struct xchg_args {
     int in_place;            /* send blocks were copied out of recvbuf */
     int64_t uniform_bytes;   /* packed bytes per peer for alltoall/allgather, else -1 */
     void *owned;             /* per-peer arrays (freed by xchg_args_free) */
+    xchg_type_info *owned_types; /* alltoallw: the per-peer types of both sides */
     void *owned_copy;        /* the MPI_IN_PLACE copy of the send blocks */
     const char *in_place_source; /* where that copy was taken from in the receive */
     size_t in_place_bytes;       /* buffer, and its size */
@@ -87,6 +119,13 @@ int xchg_args_alltoall(xchg_args *a, const void *sendbuf, int sendcount,
 int xchg_args_allgather(xchg_args *a, const void *sendbuf, int sendcount,
                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
+/* Alltoallw: MPI's arguments (byte displacements, a datatype per peer on
+ * each side). With MPI_IN_PLACE the receive side's counts, displacements and
+ * types describe the blocks to send, and the send arguments are ignored. */
+int xchg_args_alltoallw(xchg_args *a, const void *sendbuf, const int *sendcounts,
+                        const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
+                        const int *recvcounts, const int *rdispls,
+                        const MPI_Datatype *recvtypes, MPI_Comm comm, int rank, int size);
 /* Neighbourhood alltoallv: counts and displacements per neighbour; the lists
  * are copied. MPI_IN_PLACE is refused, as MPI does for neighbour collectives. */
 int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources, int outdegree,
@@ -109,7 +148,7 @@ static inline char *xchg_side_block_ptr(const xchg_side *s, int peer)
     return s->buf + s->offsets[peer];
 }
 
-/* Pack `peer`'s block of `side` into `dst` (side->bytes[peer] bytes). */
+/* Pack `peer`'s block of `side` into `dst` (side->bytes[peer] bytes; pack.c). */
 int xchg_pack_block(const xchg_side *side, int peer, void *dst);
 /* Unpack side->bytes[peer] packed bytes from `src` into `peer`'s block. */
 int xchg_unpack_block(const xchg_side *side, int peer, const void *src);

@@ -88,7 +88,7 @@ int xchg_bundle_init(xchg_context *ctx, xchg_bundle *b, const xchg_side *side,
         b->bytes += blocks[k].bytes;
     }
     if (b->bytes == 0) return MPI_SUCCESS;
-    if (side->type.contiguous) return describe_in_place(b, lens, displs);
+    if (xchg_side_contiguous(side)) return describe_in_place(b, lens, displs);
 
     if (b->bytes > INT_MAX)
         return xchg_error(MPI_ERR_COUNT, "%lld bytes of non-contiguous blocks are too many "

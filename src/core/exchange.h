@@ -1,7 +1,7 @@
 /*
  * Exchange primitives shared by the direct algorithms: post one peer's block
- * with the user's datatype, the order in which peers are visited, and the
- * sliding window of the multi-pair algorithms.
+ * with the user's datatype (alltoallw: that peer's own), the order in which
+ * peers are visited, and the sliding window of the multi-pair algorithms.
  *
  * A block of zero bytes is never sent: MPI requires matching type signatures,
  * so the peer knows it receives nothing from us and posts nothing either.
@@ -16,13 +16,13 @@
 static inline int xchg_isend_block(const xchg_args *a, int peer, int tag, MPI_Request *req)
 {
     return MPI_Isend(xchg_side_block_ptr(&a->send, peer), a->send.counts[peer],
-                     a->send.type.type, peer, tag, a->comm, req);
+                     xchg_side_type(&a->send, peer)->type, peer, tag, a->comm, req);
 }
 
 static inline int xchg_irecv_block(const xchg_args *a, int peer, int tag, MPI_Request *req)
 {
     return MPI_Irecv(xchg_side_block_ptr(&a->recv, peer), a->recv.counts[peer],
-                     a->recv.type.type, peer, tag, a->comm, req);
+                     xchg_side_type(&a->recv, peer)->type, peer, tag, a->comm, req);
 }
 
 /* Peers in "spread-out" order: step i (1..P-1) sends to rank+i, receives from rank-i. */

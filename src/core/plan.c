@@ -177,10 +177,9 @@ static void call_begin(xchg_context *ctx)
     xchg_phase_begin_call(ctx);
 }
 
-static void call_end(const xchg_plan *plan)
+static void call_end(const xchg_plan *plan, xchg_coll coll)
 {
     xchg_context *ctx = plan->ctx;
-    const xchg_coll coll = plan->choice.algo->coll;
     ctx->last[coll] = plan->choice;
     ctx->has_last[coll] = 1;
     ctx->last_scratch_peak[coll] = ctx->scratch_peak;
@@ -190,7 +189,7 @@ int xchg_plan_execute(const xchg_plan *plan, const xchg_args *args)
 {
     call_begin(plan->ctx);
     int rc = xchg_plan_run(plan->ctx, plan, args);
-    call_end(plan);
+    call_end(plan, args->coll);
     return rc;
 }
 
@@ -198,6 +197,6 @@ int xchg_plan_post(const xchg_plan *plan, const xchg_args *args, MPI_Request *re
 {
     call_begin(plan->ctx);
     int rc = plan->choice.algo->post(plan->ctx, args, plan, reqs, count);
-    call_end(plan);
+    call_end(plan, args->coll);
     return rc;
 }

@@ -44,6 +44,8 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Allgather PMPI_Allgather
 #define MPI_Alltoall PMPI_Alltoall
 #define MPI_Alltoallv PMPI_Alltoallv
+#define MPI_Alltoallw PMPI_Alltoallw
+#define MPI_Ialltoallw PMPI_Ialltoallw
 #define MPI_Ialltoall PMPI_Ialltoall
 #define MPI_Ialltoallv PMPI_Ialltoallv
 #define MPI_Neighbor_alltoallv PMPI_Neighbor_alltoallv
@@ -80,6 +82,7 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Type_get_true_extent PMPI_Type_get_true_extent
 #define MPI_Type_create_hindexed PMPI_Type_create_hindexed
 #define MPI_Type_commit PMPI_Type_commit
+#define MPI_Type_get_envelope PMPI_Type_get_envelope
 #define MPI_Type_free PMPI_Type_free
 #define MPI_Pack PMPI_Pack
 #define MPI_Unpack PMPI_Unpack

@@ -42,15 +42,25 @@ static const xchg_algorithm *const all_algorithms[] = {XCHG_ALGORITHMS(ENTRY)};
 #undef ENTRY
 #define NUM_ALGORITHMS ((int)(sizeof all_algorithms / sizeof all_algorithms[0]))
 
+/* The collective whose algorithms serve `coll`: alltoallw is served by
+ * alltoallv's, which reach every block's datatype through xchg_side_type
+ * (args.h), so one descriptor and one line serve both. */
+static xchg_coll table_of(xchg_coll coll)
+{
+    return coll == XCHG_ALLTOALLW ? XCHG_ALLTOALLV : coll;
+}
+
 int xchg_registry_count(xchg_coll coll)
 {
     int n = 0;
+    coll = table_of(coll);
     for (int i = 0; i < NUM_ALGORITHMS; i++) n += all_algorithms[i]->coll == coll;
     return n;
 }
 
 const xchg_algorithm *xchg_registry_get(xchg_coll coll, int index)
 {
+    coll = table_of(coll);
     for (int i = 0; i < NUM_ALGORITHMS; i++)
         if (all_algorithms[i]->coll == coll && index-- == 0) return all_algorithms[i];
     return NULL;
@@ -58,6 +68,7 @@ const xchg_algorithm *xchg_registry_get(xchg_coll coll, int index)
 
 const xchg_algorithm *xchg_registry_find(xchg_coll coll, const char *name)
 {
+    coll = table_of(coll);
     for (int i = 0; i < NUM_ALGORITHMS; i++)
         if (all_algorithms[i]->coll == coll && strcmp(all_algorithms[i]->name, name) == 0)
             return all_algorithms[i];
@@ -90,6 +101,7 @@ static void list_algorithms(xchg_coll coll, int flat_only, char *buf, size_t len
 {
     size_t used = 0;
     buf[0] = '\0';
+    coll = table_of(coll);
     for (int i = 0; i < NUM_ALGORITHMS && used < len; i++) {
         const xchg_algorithm *a = all_algorithms[i];
         if (a->coll != coll || (flat_only && !a->is_flat)) continue;
@@ -211,7 +223,7 @@ int xchg_choice_parse(xchg_coll coll, const char *text, xchg_choice *out)
         return xchg_error(MPI_ERR_ARG, "unknown %s algorithm '%s': valid choices are %s",
                           xchg_coll_name(coll), copy, names);
     }
-    xchg_choice choice = {.algo = algo};
+    xchg_choice choice = {.algo = algo, .coll = coll};
     for (int i = 0; i < algo->num_params; i++) default_value(&algo->params[i], &choice.value[i]);
 
     char *rest = NULL; /* strtok_r: callers may be in a strtok loop of their own */
@@ -252,7 +264,7 @@ int xchg_choice_fit(const xchg_context *ctx, xchg_choice *choice)
 
 int xchg_choice_equal(const xchg_choice *a, const xchg_choice *b)
 {
-    if (a->algo != b->algo) return 0;
+    if (a->algo != b->algo || a->coll != b->coll) return 0;
     for (int i = 0; i < a->algo->num_params; i++)
         if (a->value[i] != b->value[i]) return 0;
     return 1;
@@ -283,7 +295,8 @@ void xchg_choice_format(const xchg_choice *choice, char *buf, size_t len)
 xchg_choice xchg_choice_inner(const xchg_choice *choice, int param)
 {
     const xchg_param_desc *p = &choice->algo->params[param];
-    xchg_choice inner = {.algo = xchg_registry_get(p->algo_coll, (int)choice->value[param])};
+    xchg_choice inner = {.algo = xchg_registry_get(p->algo_coll, (int)choice->value[param]),
+                         .coll = p->algo_coll};
     for (int j = 0; j < inner.algo->num_params; j++)
         default_value(&inner.algo->params[j], &inner.value[j]);
     return inner;

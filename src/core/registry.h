@@ -77,8 +77,9 @@ typedef int (*xchg_post_fn)(struct xchg_context *ctx, const xchg_args *args,
 typedef double (*xchg_cost_fn)(const struct xchg_cost_case *c, const struct xchg_choice *choice,
                                const struct xchg_platform *plat);
 
-/* Why the algorithm cannot run with these parameters on this communicator,
- * or NULL when it can. */
+/* Why the algorithm cannot run with these parameters on this communicator
+ * (for choice->coll: an alltoallv algorithm that cannot serve alltoallw's
+ * per-peer datatypes says so here), or NULL when it can. */
 typedef const char *(*xchg_applicable_fn)(const struct xchg_context *ctx,
                                           const struct xchg_choice *choice);
 
@@ -103,12 +104,18 @@ typedef struct xchg_algorithm {
                                   cost; NULL: never chosen automatically */
 } xchg_algorithm;
 
-/* A parsed selection: an algorithm and a value for each of its parameters. */
+/* A parsed selection: an algorithm and a value for each of its parameters,
+ * for one collective: `coll` is algo->coll, except XCHG_ALLTOALLW, which
+ * alltoallv's descriptors serve (so `applicable` can tell the two apart). */
 typedef struct xchg_choice {
     const xchg_algorithm *algo;
     int64_t value[XCHG_MAX_PARAMS];
+    xchg_coll coll;
 } xchg_choice;
 
+/* The algorithms of `coll`, in listing order. XCHG_ALLTOALLW has no
+ * descriptors of its own: alltoallv's serve it (their `coll` says
+ * XCHG_ALLTOALLV; the call's own collective is in its xchg_args). */
 int xchg_registry_count(xchg_coll coll);
 const xchg_algorithm *xchg_registry_get(xchg_coll coll, int index);
 const xchg_algorithm *xchg_registry_find(xchg_coll coll, const char *name);

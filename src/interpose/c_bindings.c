@@ -1,7 +1,7 @@
 /*
  * The C entry points of the drop-in library. Preloaded (LD_PRELOAD) or linked
  * before the MPI library, these definitions take the place of the MPI
- * library's own MPI_Alltoall, MPI_Alltoallv, MPI_Allgather, the
+ * library's own MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Allgather, the
  * neighbourhood alltoallv (blocking, nonblocking, and persistent where the
  * MPI has MPI-4's MPI_Neighbor_alltoallv_init) and MPI_Finalize; the MPI
  * library's versions stay reachable as PMPI_*. The completion functions
@@ -12,7 +12,7 @@
  *
  * They also catch Fortran callers wherever the MPI's Fortran bindings call the
  * C MPI_ functions (MPICH, including mpi_f08); Open MPI's call PMPI_ and are
- * caught in fortran.c instead. MPI_Alltoallw, the nonblocking (MPI_Ialltoall),
+ * caught in fortran.c instead. The nonblocking (MPI_Ialltoall, MPI_Ialltoallw),
  * persistent (MPI_Alltoall_init) and large-count (MPI_Alltoall_c) variants
  * are not defined here, so they reach the MPI library unchanged.
  */
@@ -35,6 +35,15 @@ XCHG_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const
 {
     return xchg_ip_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                              recvtype, comm);
+}
+
+XCHG_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return xchg_ip_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                             rdispls, recvtypes, comm);
 }
 
 XCHG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

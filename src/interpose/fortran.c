@@ -5,9 +5,9 @@
  * through it) convert the arguments and call the C PMPI_Alltoall directly, so
  * the C wrappers never see a Fortran call: on Open MPI we define the Fortran
  * symbols themselves, in all four manglings (mpi_alltoall_, mpi_alltoall__,
- * mpi_alltoall, MPI_ALLTOALL), for MPI_Alltoall, MPI_Alltoallv, MPI_Allgather
- * and MPI_Finalize. MPICH's Fortran bindings (libmpichfort) call the C
- * MPI_Alltoall, MPI_Alltoallv, MPI_Allgather (mpi_f08 too) and, from mpif.h
+ * mpi_alltoall, MPI_ALLTOALL), for MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw,
+ * MPI_Allgather and MPI_Finalize. MPICH's Fortran bindings (libmpichfort) call the C
+ * MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Allgather (mpi_f08 too) and, from mpif.h
  * and `use mpi`, MPI_Finalize, which c_bindings.c already defines: defining
  * them again would gain nothing and would have to redo MPICH's conversions, so
  * on MPICH every Fortran collective reaches xchg exactly once, through C, after
@@ -129,6 +129,39 @@ void xchg_ip_f_alltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
     free(arr);
 }
 
+/* Alltoallw: the datatype handles are converted one by one, so the arrays
+ * are always copied. With MPI_IN_PLACE the send arrays are not read. */
+void xchg_ip_f_alltoallw(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                         MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts,
+                         MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+    const void *c_sendbuf = f2c_sendbuf(sendbuf);
+    int size = 0, rc = c_comm == MPI_COMM_NULL ? MPI_ERR_COMM : PMPI_Comm_size(c_comm, &size);
+    size_t n = (size_t)(size > 0 ? size : 1);
+    int *arr = rc == MPI_SUCCESS ? malloc(4 * n * sizeof(int)) : NULL;
+    MPI_Datatype *types = arr ? malloc(2 * n * sizeof(MPI_Datatype)) : NULL;
+    if (!types) { /* let MPI report the error on this call */
+        free(arr);
+        set_ierr(ierr, PMPI_Alltoallw(c_sendbuf, NULL, NULL, NULL, f2c_recvbuf(recvbuf), NULL,
+                                      NULL, NULL, c_comm));
+        return;
+    }
+    int in_place = c_sendbuf == MPI_IN_PLACE;
+    for (int p = 0; p < size; p++) {
+        arr[p] = in_place ? 0 : (int)sendcounts[p];
+        arr[size + p] = in_place ? 0 : (int)sdispls[p];
+        arr[2 * size + p] = (int)recvcounts[p];
+        arr[3 * size + p] = (int)rdispls[p];
+        types[p] = in_place ? MPI_DATATYPE_NULL : PMPI_Type_f2c(sendtypes[p]);
+        types[size + p] = PMPI_Type_f2c(recvtypes[p]);
+    }
+    set_ierr(ierr, xchg_ip_alltoallw(c_sendbuf, arr, arr + size, types, f2c_recvbuf(recvbuf),
+                                     arr + 2 * size, arr + 3 * size, types + size, c_comm));
+    free(arr);
+    free(types);
+}
+
 void xchg_ip_f_finalize(MPI_Fint *ierr)
 {
     set_ierr(ierr, xchg_ip_finalize());
@@ -142,12 +175,14 @@ void xchg_ip_f_finalize(MPI_Fint *ierr)
 
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoall, mpi_alltoall, MPI_ALLTOALL)
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoallv, mpi_alltoallv, MPI_ALLTOALLV)
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoallw, mpi_alltoallw, MPI_ALLTOALLW)
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_allgather, mpi_allgather, MPI_ALLGATHER)
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_finalize, mpi_finalize, MPI_FINALIZE)
 
 #if OMPI_MAJOR_VERSION < 5
 XCHG_EXPORT __typeof__(xchg_ip_f_alltoall) mpi_alltoall_f08_ __attribute__((alias("xchg_ip_f_alltoall")));
 XCHG_EXPORT __typeof__(xchg_ip_f_alltoallv) mpi_alltoallv_f08_ __attribute__((alias("xchg_ip_f_alltoallv")));
+XCHG_EXPORT __typeof__(xchg_ip_f_alltoallw) mpi_alltoallw_f08_ __attribute__((alias("xchg_ip_f_alltoallw")));
 XCHG_EXPORT __typeof__(xchg_ip_f_allgather) mpi_allgather_f08_ __attribute__((alias("xchg_ip_f_allgather")));
 #endif
 

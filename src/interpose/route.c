@@ -106,6 +106,35 @@ int xchg_ip_alltoallv(const void *sendbuf, const int sendcounts[], const int sdi
     return rc;
 }
 
+int xchg_ip_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    if (!routed(comm)) {
+        if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_ALLTOALLW);
+        return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                              rdispls, recvtypes, comm);
+    }
+    if (!xchg_ip_stats_on() && !xchg_ip_profile_on())
+        return XCHG_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                              rdispls, recvtypes, comm);
+    double t0 = PMPI_Wtime();
+    int rc = XCHG_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                            recvtypes, comm);
+    double t1 = PMPI_Wtime();
+    long long bytes = 0;
+    int size = 0;
+    if (rc == MPI_SUCCESS) {
+        PMPI_Comm_size(comm, &size);
+        for (int p = 0; p < size; p++)
+            if (recvcounts[p] > 0) bytes += type_bytes(recvtypes[p], recvcounts[p]);
+    }
+    if (xchg_ip_stats_on()) record(XCHG_IP_ALLTOALLW, comm, rc, t0, t1, bytes);
+    if (rc == MPI_SUCCESS && xchg_ip_profile_on()) /* message size: the mean block received */
+        xchg_ip_profile_record(XCHG_IP_ALLTOALLW, comm, t0, t1, bytes / (size ? size : 1));
+    return rc;
+}
+
 int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {

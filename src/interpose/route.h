@@ -22,6 +22,9 @@ int xchg_ip_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 int xchg_ip_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int xchg_ip_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
 int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 /* Neighbourhood alltoallv on a distributed-graph communicator (others go

@@ -178,7 +178,7 @@ static search run_search(const xchg_context *ctx, const xchg_select_input *in,
     for (int i = 0; i < xchg_registry_count(in->coll); i++) {
         const xchg_algorithm *algo = xchg_registry_get(in->coll, i);
         if (!algo->cost) continue;
-        xchg_choice choice = {.algo = algo};
+        xchg_choice choice = {.algo = algo, .coll = in->coll};
         enumerate(&s, &choice, 0);
     }
     return s;

@@ -23,7 +23,9 @@
  *                      exchanging;
  *   always             at every call;
  *   never              never: alltoallv then uses the fixed rule.
- * No agreement at all when an override or XCHG_ALLTOALLV decides.
+ * No agreement at all when an override or XCHG_ALLTOALLV decides. Alltoallw
+ * is agreed the same way (its bytes: counts times each peer's type size),
+ * on a schedule of its own (XCHG_ALLTOALLW decides it when set).
  *
  * neighbor_alltoallv's inputs (the busiest rank's on- and off-node messages
  * and bytes, and other nodes: neighbor_inputs.c) are agreed by one
@@ -48,9 +50,10 @@
 #include "tuning.h"
 #include "xchg.h"
 
-static const char *const env_names[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
-                                                     "XCHG_ALLGATHER",
-                                                     "XCHG_NEIGHBOR_ALLTOALLV"};
+static const char *const env_names[XCHG_NUM_COLL] = {
+    [XCHG_ALLTOALL] = "XCHG_ALLTOALL", [XCHG_ALLTOALLV] = "XCHG_ALLTOALLV",
+    [XCHG_ALLGATHER] = "XCHG_ALLGATHER", [XCHG_NEIGHBOR_ALLTOALLV] = "XCHG_NEIGHBOR_ALLTOALLV",
+    [XCHG_ALLTOALLW] = "XCHG_ALLTOALLW"};
 
 /* The rule when the model has no inputs (alltoallv, neighbor_alltoallv
  * without an agreement). Measured basis
@@ -362,8 +365,8 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         return rc != MPI_SUCCESS || decided ? rc : xchg_select_neighbor_agreed(ctx, args, out);
     }
     xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
-    if (args->coll == XCHG_ALLTOALLV) {
-        xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
+    if (xchg_coll_is_v(args->coll)) { /* alltoallv, alltoallw: agreed sizes */
+        xchg_select_memory *m = &ctx->selection[args->coll];
         agree_mode mode;
         if ((rc = agree_mode_of_env(&mode)) != MPI_SUCCESS) return rc;
         if (persistent) {

@@ -143,9 +143,13 @@ int xchg_tuning_lookup(const xchg_select_input *in, const char **selection)
     *selection = NULL;
     int rc = get_table(&t);
     if (rc != MPI_SUCCESS || !t || in->coll < 0 || in->coll >= XCHG_NUM_COLL) return rc;
-    for (int i = 0; i < t->num_rules[in->coll]; i++)
-        if (rule_matches(&t->rules[in->coll][i], in)) {
-            *selection = t->rules[in->coll][i].algorithm;
+    /* alltoallw without rules of its own follows alltoallv's (the same
+     * algorithms, the same agreed bytes). */
+    xchg_coll c = in->coll;
+    if (c == XCHG_ALLTOALLW && t->num_rules[c] == 0) c = XCHG_ALLTOALLV;
+    for (int i = 0; i < t->num_rules[c]; i++)
+        if (rule_matches(&t->rules[c][i], in)) {
+            *selection = t->rules[c][i].algorithm;
             break;
         }
     return MPI_SUCCESS;

@@ -189,7 +189,7 @@ static int read_rules(reader *r, json_t *rules, xchg_tuning_table *table)
         push_key(r, name);
         if (xchg_coll_from_name(name, &coll) != MPI_SUCCESS)
             return fail(r, "unknown collective '%s': valid choices are alltoall, alltoallv, "
-                           "allgather, neighbor_alltoallv", name);
+                           "alltoallw, allgather, neighbor_alltoallv", name);
         if (!json_is_array(list)) return fail(r, "must be an array of rules");
         size_t n = json_array_size(list);
         table->rules[coll] = calloc(n ? n : 1, sizeof *table->rules[coll]);

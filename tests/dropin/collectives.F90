@@ -1,9 +1,9 @@
-! A Fortran MPI program that calls MPI_ALLTOALL, MPI_ALLTOALLV and
-! MPI_ALLGATHER (MPI_IN_PLACE included) and checks the results against
+! A Fortran MPI program that calls MPI_ALLTOALL, MPI_ALLTOALLV, MPI_ALLTOALLW
+! and MPI_ALLGATHER (MPI_IN_PLACE included) and checks the results against
 ! expected values. It knows nothing of xchg. One source, three bindings:
 !   -DXCHG_USE_F08: use mpi_f08;  -DXCHG_USE_MPI: use mpi;  neither: mpif.h.
 ! Rank 0 prints one PASS/FAIL line per check, the number of calls it made of
-! each collective ("calls alltoall=... alltoallv=... allgather=...", per
+! each collective ("calls alltoall=... alltoallv=... allgather=... alltoallw=...", per
 ! rank, erroneous ones included) and "fortran: N passed, N failed".
 program collectives
 #if defined(XCHG_USE_F08)
@@ -17,25 +17,28 @@ program collectives
 #endif
 #if defined(XCHG_USE_F08)
   type(MPI_Comm) :: comm
+  type(MPI_Datatype), allocatable :: wt(:)
 #else
   integer :: comm
+  integer, allocatable :: wt(:)
 #endif
   integer, parameter :: n = 3
   integer :: rank, nprocs, ierr, p, i, cls, total, off
-  integer :: npassed, nfailed, n_a2a, n_a2av, n_ag
+  integer :: npassed, nfailed, n_a2a, n_a2av, n_ag, n_a2aw
   logical :: ok
   integer, allocatable :: sbuf(:,:), rbuf(:,:), ag(:,:), vs(:), vr(:), sec(:,:), rsec(:,:)
-  integer, allocatable :: sc(:), sd(:), rc(:), rd(:)
+  integer, allocatable :: sc(:), sd(:), rc(:), rd(:), rdb(:)
   double precision, allocatable :: ds(:,:), dr(:,:)
 
-  npassed = 0; nfailed = 0; n_a2a = 0; n_a2av = 0; n_ag = 0
+  npassed = 0; nfailed = 0; n_a2a = 0; n_a2av = 0; n_ag = 0; n_a2aw = 0
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
   call MPI_Comm_dup(MPI_COMM_WORLD, comm, ierr)
   allocate(sbuf(n, 0:nprocs-1), rbuf(n, 0:nprocs-1), ag(2, 0:nprocs-1))
   allocate(ds(2, 0:nprocs-1), dr(2, 0:nprocs-1), sec(2, 0:nprocs-1), rsec(2, 0:nprocs-1))
-  allocate(sc(0:nprocs-1), sd(0:nprocs-1), rc(0:nprocs-1), rd(0:nprocs-1))
+  allocate(sc(0:nprocs-1), sd(0:nprocs-1), rc(0:nprocs-1), rd(0:nprocs-1), rdb(0:nprocs-1))
+  allocate(wt(0:nprocs-1))
 
   ! MPI_ALLTOALL, INTEGER, on MPI_COMM_WORLD
   do p = 0, nprocs - 1
@@ -167,6 +170,31 @@ program collectives
   end do
   call check('MPI_ALLTOALLV MPI_IN_PLACE', ok)
 
+  ! MPI_ALLTOALLW with MPI_IN_PLACE, the same blocks: displacements in bytes
+  ! and a datatype per peer (INTEGER or REAL, by mod(s + d, 2) on both ends;
+  ! the bits move unchanged)
+  do p = 0, nprocs - 1
+    do i = 1, rc(p)
+      vr(rd(p) + i - 1) = val(rank, p, i)
+    end do
+    rdb(p) = 4 * rd(p)
+    if (mod(rank + p, 2) == 0) then
+      wt(p) = MPI_INTEGER
+    else
+      wt(p) = MPI_REAL
+    end if
+  end do
+  call MPI_Alltoallw(MPI_IN_PLACE, sc, sd, wt, vr, rc, rdb, wt, comm, ierr)
+  n_a2aw = n_a2aw + 1
+  ok = ierr == MPI_SUCCESS
+  do p = 0, nprocs - 1
+    do i = 1, rc(p)
+      ok = ok .and. vr(rd(p) + i - 1) == val(p, rank, i)
+    end do
+    ok = ok .and. vr(rd(p) + rc(p)) == -9
+  end do
+  call check('MPI_ALLTOALLW MPI_IN_PLACE, a datatype per peer', ok)
+
   ! MPI_ALLGATHER and MPI_ALLGATHER with MPI_IN_PLACE
   sbuf(1, 0) = val(rank, 0, 1)
   sbuf(2, 0) = -rank
@@ -222,8 +250,9 @@ program collectives
              ierr /= MPI_SUCCESS .and. cls == MPI_ERR_COUNT)
 
   if (rank == 0) then
-    write(*, '(a,i0,a,i0,a,i0,a)') 'calls alltoall=', n_a2a, ' alltoallv=', n_a2av, &
-                                  ' allgather=', n_ag, ' (per rank; 1 erroneous alltoall)'
+    write(*, '(a,i0,a,i0,a,i0,a,i0,a)') 'calls alltoall=', n_a2a, ' alltoallv=', n_a2av, &
+                                  ' allgather=', n_ag, ' alltoallw=', n_a2aw, &
+                                  ' (per rank; 1 erroneous alltoall)'
     write(*, '(a,i0,a,i0,a)') 'fortran: ', npassed, ' passed, ', nfailed, ' failed'
   end if
   call MPI_Comm_free(comm, ierr)

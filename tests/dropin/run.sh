@@ -2,13 +2,15 @@
 # Tests of the drop-in library (libxchg-mpi.so, src/interpose/) on programs
 # that know nothing of xchg, each run without it (the reference) and under
 # tools/xchg-run, which preloads it:
-#   Open MPI: mpi4py (python3-mpi4py + NumPy), FFTW's MPI 3-D transform
+#   Open MPI: mpi4py (python3-mpi4py + NumPy), mpi4py-fft's slab and pencil
+#             transforms (python3-mpi4py-fft), FFTW's MPI 3-D transform
 #             (libfftw3-mpi-dev), Fortran (mpif.h, use mpi, use mpi_f08),
-#             edge cases (inter-communicator, MPI_Alltoallw, errors), the
+#             edge cases (inter-communicator, errors), MPI_Alltoallw over
+#             derived datatypes (alltoallw.c), the
 #             neighbourhood alltoallv (blocking, nonblocking with every
 #             completion function; neighbor.c), and a program linked with
 #             -lxchg-mpi instead of preloading;
-#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases and the
+#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases, alltoallw.c and the
 #             neighbourhood alltoallv (persistent MPI_Neighbor_alltoallv_init
 #             too: MPICH 4 is an MPI-4 library).
 # A run under xchg must give the program's own PASS verdicts and, read from
@@ -31,7 +33,7 @@ mpich_build=${2:-build-mpich}
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-unset XCHG_ALLTOALL XCHG_ALLTOALLV XCHG_ALLGATHER XCHG_VIRTUAL_NODES XCHG_VIRTUAL_PLACEMENT
+unset XCHG_ALLTOALL XCHG_ALLTOALLV XCHG_ALLTOALLW XCHG_ALLGATHER XCHG_VIRTUAL_NODES XCHG_VIRTUAL_PLACEMENT
 unset XCHG_VERBOSE XCHG_COUNT_FILE XCHG_MPI_LIB
 
 passed=0
@@ -112,7 +114,7 @@ counted() {
 }
 
 # check_counts NAME NP: the program's "calls alltoall=A alltoallv=V
-# allgather=G [neighbor_alltoallv=N]" (per rank) times NP must equal what reached xchg, and its
+# allgather=G [neighbor_alltoallv=N] [alltoallw=W]" (per rank) times NP must equal what reached xchg, and its
 # "to_mpi ..." line (or 0) what xchg passed to MPI.
 check_counts() {
     local name=$1 np=$2 line coll want got ok=1 detail=''
@@ -122,7 +124,7 @@ check_counts() {
     fi
     for kind in calls to_mpi; do
         line=$(grep -E "^$kind alltoall=" "$last_log" | tail -1)
-        for coll in alltoall alltoallv allgather neighbor_alltoallv; do
+        for coll in alltoall alltoallv allgather neighbor_alltoallv alltoallw; do
             want=0
             [ -n "$line" ] && want=$(sed -n "s/.*\\b$coll=\\([0-9]*\\).*/\\1/p" <<<"$line")
             want=$((want * np))
@@ -143,11 +145,11 @@ check_library() {
     # Every MPI call of the drop-in goes to PMPI_, or a wrapper could recurse.
     local leaks want missing=''
     leaks=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep -E '^MPI_[A-Z]' | tr '\n' ' ')
-    want="MPI_Alltoall MPI_Alltoallv MPI_Allgather MPI_Finalize mpi_finalize_f08_
+    want="MPI_Alltoall MPI_Alltoallv MPI_Alltoallw MPI_Allgather MPI_Finalize mpi_finalize_f08_
         MPI_Neighbor_alltoallv MPI_Ineighbor_alltoallv MPI_Wait MPI_Waitall MPI_Test
         MPI_Start MPI_Request_free"
     [ $mpi = mpich ] && want+=" MPI_Neighbor_alltoallv_init"
-    [ $mpi = openmpi ] && want+=" mpi_alltoall_ mpi_alltoallv_ mpi_allgather_ mpi_finalize_
+    [ $mpi = openmpi ] && want+=" mpi_alltoall_ mpi_alltoallv_ mpi_alltoallw_ mpi_allgather_ mpi_finalize_
         MPI_ALLTOALL mpi_alltoall mpi_alltoall__ mpi_alltoall_f08_"
     for sym in $want; do
         nm -D --defined-only "$lib" | awk '{print $NF}' | grep -qx "$sym" || missing+=" $sym"
@@ -170,6 +172,39 @@ test_edge() {
     xlaunch "$mpi-edge" "$np" -- "$work/edge"
     rc=$?
     verdict "$mpi edge, np=$np, under xchg-run" $rc && check_counts "$mpi-edge" "$np"
+}
+
+# MPI_Alltoallw over subarray, vector and struct datatypes, zero-size blocks
+# and MPI_IN_PLACE (alltoallw.c): with the default selection, a forwarding
+# one (node_aware on virtual nodes of 2: every block packed with its own
+# type) and the MPI library's own through xchg; every call counted as
+# served by xchg, and the environment's choice used.
+test_alltoallw() {
+    local np=$1 rc name setting
+    if ! "$cc" -O1 -o "$work/alltoallw" "$src/alltoallw.c" 2>"$work/alltoallw.build.log"; then
+        fail "$mpi alltoallw: does not compile (log $work/alltoallw.build.log)"
+        return
+    fi
+    launch "$mpi-alltoallw-ref" "$np" -- "$work/alltoallw"
+    verdict "$mpi alltoallw, np=$np, without xchg" $?
+    for setting in default node_aware mpi; do
+        name=$mpi-alltoallw-$setting
+        case $setting in
+        default) xlaunch "$name" "$np" -- "$work/alltoallw" ;;
+        node_aware) xlaunch "$name" "$np" XCHG_ALLTOALLW=node_aware XCHG_VIRTUAL_NODES=2 -- \
+                        "$work/alltoallw" ;;
+        mpi) xlaunch "$name" "$np" XCHG_ALLTOALLW=mpi -- "$work/alltoallw" ;;
+        esac
+        rc=$?
+        verdict "$mpi alltoallw, np=$np, under xchg-run ($setting)" $rc && check_counts "$name" "$np"
+        if [ $setting != default ]; then
+            if grep -q "^algorithm alltoallw $setting" "$work/$name.counts"; then
+                pass "$mpi alltoallw: the environment chose $setting"
+            else
+                fail "$mpi alltoallw: $setting not used ($work/$name.counts)"
+            fi
+        fi
+    done
 }
 
 test_neighbor() {
@@ -279,6 +314,54 @@ test_mpi4py() {
     done
 }
 
+# mpi4py-fft (python3-mpi4py-fft): slab and pencil transforms of a
+# 30x28x26 complex array checked against numpy.fft, whose MPI_Alltoallw
+# calls (subarray datatypes) must all be served by xchg: exactly the calls
+# the program counted, none passed to MPI. np=4 (a 2x2 pencil grid) with the
+# default selection, np=3 with parlogna (blocks packed with their own
+# subarray types and forwarded), np=2 with node_aware on virtual nodes of 1.
+test_mpi4py_fft() {
+    local py='' candidate np setting name rc
+    for candidate in /usr/bin/python3 python3; do
+        if "$candidate" -c 'import mpi4py_fft, mpi4py.MPI as M, sys; sys.exit("Open MPI" not in M.Get_library_version())' \
+            >/dev/null 2>&1; then
+            py=$candidate
+            break
+        fi
+    done
+    if [ -z "$py" ]; then
+        skip "mpi4py-fft: no python3 with mpi4py_fft (python3-mpi4py-fft) on Open MPI"
+        return
+    fi
+    launch mpi4py-fft-ref 4 -- "$py" "$src/mpi4py_fft_transforms.py"
+    verdict "mpi4py-fft, np=4, without xchg" $? || return
+    for setting in "4 default" "3 parlogna" "2 node_aware"; do
+        read -r np name <<<"$setting"
+        case $name in
+        default) xlaunch "mpi4py-fft-$np" "$np" -- "$py" "$src/mpi4py_fft_transforms.py" ;;
+        parlogna) xlaunch "mpi4py-fft-$np" "$np" XCHG_ALLTOALLW=parlogna -- \
+                      "$py" "$src/mpi4py_fft_transforms.py" ;;
+        node_aware) xlaunch "mpi4py-fft-$np" "$np" XCHG_ALLTOALLW=node_aware XCHG_VIRTUAL_NODES=1 -- \
+                        "$py" "$src/mpi4py_fft_transforms.py" ;;
+        esac
+        rc=$?
+        verdict "mpi4py-fft, np=$np, under xchg-run ($name)" $rc || continue
+        check_counts "mpi4py-fft-$np" "$np"
+        if [ "$(counted "mpi4py-fft-$np" alltoallw calls)" -gt 0 ] 2>/dev/null; then
+            pass "mpi4py-fft, np=$np: $(counted "mpi4py-fft-$np" alltoallw calls) MPI_Alltoallw calls served by xchg, 0 passed to MPI"
+        else
+            fail "mpi4py-fft, np=$np: no MPI_Alltoallw call reached xchg"
+        fi
+        if [ "$name" != default ]; then
+            if grep -q "^algorithm alltoallw $name" "$work/mpi4py-fft-$np.counts"; then
+                pass "mpi4py-fft, np=$np: the environment chose $name"
+            else
+                fail "mpi4py-fft, np=$np: $name not used ($work/mpi4py-fft-$np.counts)"
+            fi
+        fi
+    done
+}
+
 test_fftw() {
     if ! "$cc" -O2 -o "$work/fftw3d" "$src/fftw3d.c" -lfftw3_mpi -lfftw3 -lm \
         >"$work/fftw3d.build.log" 2>&1; then
@@ -359,10 +442,12 @@ if [ "$ompi_build" != - ]; then
     setup_mpi "$ompi_build"
     if check_library; then
         test_edge 4
+        test_alltoallw 4
         test_neighbor 5
         test_linked
         test_fortran 3
         test_mpi4py
+        test_mpi4py_fft
         test_fftw
         test_profile
     fi
@@ -372,6 +457,7 @@ if [ "$mpich_build" != - ]; then
     setup_mpi "$mpich_build"
     if check_library; then
         test_edge 3
+        test_alltoallw 3
         test_neighbor 3
         test_fortran 3
     fi

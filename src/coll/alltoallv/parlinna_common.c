@@ -227,6 +227,7 @@ int xchg_parlinna_init(xchg_plan *plan)
     if (!ps) return xchg_error(MPI_ERR_NO_MEM, "parlinna: out of memory");
     plan->state = ps;
     ps->intra.algo = xchg_registry_find(XCHG_ALLTOALLV, "parlogna");
+    ps->intra.coll = XCHG_ALLTOALLV;
     if (!ps->intra.algo) {
         rc = xchg_error(MPI_ERR_INTERN, "parlinna: parlogna is not registered");
         goto fail;

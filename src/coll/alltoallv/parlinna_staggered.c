@@ -60,7 +60,8 @@ static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
             if (a->recv.bytes[source] == 0) continue;
             int server = xchg_rank_on_node(tp, m, parlinna_server_local(l, tp->node_size[m]));
             XCHG_CHECK(MPI_Irecv(xchg_side_block_ptr(&a->recv, source), a->recv.counts[source],
-                                 a->recv.type.type, server, i, a->comm, &reqs[nreq++]));
+                                 xchg_side_type(&a->recv, source)->type, server, i, a->comm,
+                                 &reqs[nreq++]));
         }
         for (int64_t step = first; step < last; step++) {
             int s = 1 + (int)(step / qmax), i = (int)(step % qmax), m = (n + s) % N;

@@ -34,9 +34,11 @@ static int pairwise(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan
         int from = xor_order ? a->rank ^ i : xchg_recv_peer(a, i);
         /* An empty block in one direction becomes MPI_PROC_NULL. */
         XCHG_CHECK(MPI_Sendrecv(xchg_side_block_ptr(&a->send, to), a->send.counts[to],
-                                a->send.type.type, a->send.bytes[to] ? to : MPI_PROC_NULL, 0,
+                                xchg_side_type(&a->send, to)->type,
+                                a->send.bytes[to] ? to : MPI_PROC_NULL, 0,
                                 xchg_side_block_ptr(&a->recv, from), a->recv.counts[from],
-                                a->recv.type.type, a->recv.bytes[from] ? from : MPI_PROC_NULL, 0,
+                                xchg_side_type(&a->recv, from)->type,
+                                a->recv.bytes[from] ? from : MPI_PROC_NULL, 0,
                                 a->comm, MPI_STATUS_IGNORE));
     }
 fail:

@@ -1,38 +1,69 @@
 /*
  * `mpi`: the MPI library's own collective (PMPI_Alltoall, PMPI_Alltoallv,
- * PMPI_Allgather), selectable like any xchg algorithm. With the drop-in
+ * PMPI_Alltoallw, PMPI_Allgather), selectable like any xchg algorithm. With the drop-in
  * library it lets a user A/B any call site by environment
  * (XCHG_ALLTOALLV=mpi), and it is the reference the benchmark compares with.
  *
  * The call is made on xchg's private duplicate of the communicator with the
  * user's buffers and datatypes; MPI_IN_PLACE is passed on as MPI_IN_PLACE
- * (xchg's copy of the send blocks is not used). alltoallv's displacements
+ * (xchg's copy of the send blocks is not used), except for alltoallw: there
+ * the library gets xchg's copy as its send buffer, because MPICH 4.0's
+ * in-place MPI_Alltoallw fails ("Message truncated") or corrupts data on
+ * large non-contiguous blocks (tests/alltoallw.c). alltoallv's displacements
  * are recovered from the normalized byte offsets, which are displacement *
- * extent exactly.
- * A persistent request posts MPI_Ialltoall / MPI_Ialltoallv / MPI_Iallgather
- * at each start (its alltoallv displacements are computed once, at init, and
- * live in the plan), so it completes in XCHG_Test / XCHG_Wait like MPI's own;
- * except in place under Open MPI (see library_post).
+ * extent exactly; alltoallw's are the byte offsets themselves, with the
+ * per-peer datatypes gathered into arrays.
+ * A persistent request posts MPI_Ialltoall / MPI_Ialltoallv / MPI_Ialltoallw /
+ * MPI_Iallgather at each start (its alltoallv(w) displacements and types are
+ * computed once, at init, and live in the plan), so it completes in
+ * XCHG_Test / XCHG_Wait like MPI's own; except in place under Open MPI (see
+ * library_post).
  * Cost: whatever the MPI library does; no scratch of xchg's own except
- * 2P ints of displacements for alltoallv.
+ * 2P ints of displacements for alltoallv (and 2P datatypes for alltoallw).
  */
 #include <stdlib.h>
 
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 
-/* Element displacements of one side from its byte offsets. */
-static void displacements(const xchg_side *side, int size, int *displs)
+/* What MPI_Alltoallw takes: per side P int byte displacements, then per
+ * side P datatypes. [0, P) send, [P, 2P) receive displacements; the
+ * datatypes follow at w_types(). */
+static size_t w_bytes(int size)
 {
-    for (int p = 0; p < size; p++)
-        displs[p] = side->type.extent ? (int)(side->offsets[p] / side->type.extent) : 0;
+    return 2 * (size_t)size * (sizeof(int) + sizeof(MPI_Datatype));
+}
+static MPI_Datatype *w_types(int *displs, int size)
+{
+    return (MPI_Datatype *)(void *)(displs + 2 * (size_t)size);
+}
+
+/* Element displacements of one side from its byte offsets (alltoallw: the
+ * byte offsets, and each peer's datatype into types). */
+static void displacements(const xchg_side *side, int size, int *displs, MPI_Datatype *types)
+{
+    for (int p = 0; p < size; p++) {
+        const xchg_type_info *t = xchg_side_type(side, p);
+        displs[p] = side->types ? (int)side->offsets[p]
+                                : t->extent ? (int)(side->offsets[p] / t->extent) : 0;
+        if (types) types[p] = t->type;
+    }
+}
+
+/* Fill the displacements (and for alltoallw the types) of both sides into
+ * `displs` (w_bytes(P) for alltoallw, 2P ints otherwise). */
+static void both_sides(const xchg_args *a, int *displs)
+{
+    MPI_Datatype *types = a->coll == XCHG_ALLTOALLW ? w_types(displs, a->size) : NULL;
+    displacements(&a->send, a->size, displs, types);
+    displacements(&a->recv, a->size, displs + a->size, types ? types + a->size : NULL);
 }
 
 /* Whether the call goes to the library's alltoallv (alltoall's normalized
  * arguments describe the same call with equal counts). */
 static int as_alltoallv(const xchg_args *a)
 {
-    if (a->coll == XCHG_ALLTOALLV) return 1;
+    if (xchg_coll_is_v(a->coll)) return 1;
 #ifdef OPEN_MPI
     /* Open MPI 4.1's MPI_Alltoall (coll/tuned's Bruck, chosen for small blocks
      * at P >= 16) writes past the receive buffer when the send and receive
@@ -45,10 +76,30 @@ static int as_alltoallv(const xchg_args *a)
     return 0;
 }
 
+/* Open MPI 4.1's coll/self (every one-rank communicator) scales
+ * MPI_Alltoallw's byte displacements by the extents and writes outside the
+ * buffers: on one rank the own block is copied here instead. */
+static int alltoallw_alone(const xchg_args *a)
+{
+#ifdef OPEN_MPI
+    return a->coll == XCHG_ALLTOALLW && a->size == 1;
+#else
+    (void)a;
+    return 0;
+#endif
+}
+
+/* What the library is given as the send buffer (see the header). */
+static const void *library_sendbuf(const xchg_args *a)
+{
+    return a->in_place && a->coll != XCHG_ALLTOALLW ? MPI_IN_PLACE : a->send.buf;
+}
+
 static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     (void)plan;
-    const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
+    if (alltoallw_alone(a)) return xchg_copy_self_block(a);
+    const void *sendbuf = library_sendbuf(a);
     const xchg_side *s = &a->send, *r = &a->recv;
     int rc = MPI_SUCCESS;
     if (a->coll == XCHG_ALLTOALL && !as_alltoallv(a))
@@ -57,27 +108,34 @@ static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_
     if (a->coll == XCHG_ALLGATHER)
         return MPI_Allgather(sendbuf, s->counts[0], s->type.type, r->buf, r->counts[0],
                              r->type.type, a->comm);
-    size_t nbytes = 2 * (size_t)a->size * sizeof(int);
+    size_t nbytes =
+        a->coll == XCHG_ALLTOALLW ? w_bytes(a->size) : 2 * (size_t)a->size * sizeof(int);
     int *sdispls = xchg_scratch_alloc(ctx, nbytes);
     if (!sdispls) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
     int *rdispls = sdispls + a->size;
-    displacements(s, a->size, sdispls);
-    displacements(r, a->size, rdispls);
-    rc = MPI_Alltoallv(sendbuf, s->counts, sdispls, s->type.type, r->buf, r->counts, rdispls,
-                       r->type.type, a->comm);
+    both_sides(a, sdispls);
+    if (a->coll == XCHG_ALLTOALLW) {
+        MPI_Datatype *types = w_types(sdispls, a->size);
+        rc = MPI_Alltoallw(sendbuf, s->counts, sdispls, types, r->buf, r->counts, rdispls,
+                           types + a->size, a->comm);
+    } else {
+        rc = MPI_Alltoallv(sendbuf, s->counts, sdispls, s->type.type, r->buf, r->counts,
+                           rdispls, r->type.type, a->comm);
+    }
     xchg_scratch_free(ctx, sdispls, nbytes);
     return rc;
 }
 
-/* A persistent alltoallv keeps its displacements: [0, P) send, [P, 2P) receive. */
+/* A persistent alltoallv keeps its displacements: [0, P) send, [P, 2P)
+ * receive (alltoallw: and its datatypes). */
 static int library_init(xchg_plan *plan)
 {
     const xchg_args *a = plan->fixed;
     if (!a || !as_alltoallv(a)) return MPI_SUCCESS;
-    int *displs = malloc(2 * (size_t)a->size * sizeof(int));
+    int *displs = malloc(a->coll == XCHG_ALLTOALLW ? w_bytes(a->size)
+                                                   : 2 * (size_t)a->size * sizeof(int));
     if (!displs) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
-    displacements(&a->send, a->size, displs);
-    displacements(&a->recv, a->size, displs + a->size);
+    both_sides(a, displs);
     plan->state = displs;
     return MPI_SUCCESS;
 }
@@ -91,17 +149,19 @@ static void library_destroy(xchg_plan *plan)
 static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan,
                         MPI_Request *reqs, int *count)
 {
-    const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
+    const void *sendbuf = library_sendbuf(a);
     const xchg_side *s = &a->send, *r = &a->recv;
-    const int *displs = plan->state;
+    int *displs = plan->state;
     int rc;
     (void)ctx; /* used only below, under Open MPI */
     *count = 0;
+    if (alltoallw_alone(a)) return xchg_copy_self_block(a);
 #ifdef OPEN_MPI
     /* Open MPI 4.1's MPI_Ialltoallv with MPI_IN_PLACE hangs when most counts
      * are zero (8 ranks, symmetric sparse counts; MPICH 4 is fine): run the
      * blocking in-place call here instead, complete when XCHG_Start returns. */
-    if (a->in_place && a->coll != XCHG_ALLGATHER) return library_collective(ctx, a, plan);
+    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER)
+        return library_collective(ctx, a, plan);
 #endif
     if (a->coll == XCHG_ALLTOALL && !as_alltoallv(a))
         rc = MPI_Ialltoall(sendbuf, s->counts[0], s->type.type, r->buf, r->counts[0],
@@ -111,6 +171,10 @@ static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *
                             r->type.type, a->comm, &reqs[0]);
     else if (!displs) /* only a persistent plan posts; it has them */
         return xchg_error(MPI_ERR_INTERN, "mpi: alltoallv posted without a persistent plan");
+    else if (a->coll == XCHG_ALLTOALLW)
+        rc = MPI_Ialltoallw(sendbuf, s->counts, displs, w_types(displs, a->size), r->buf,
+                            r->counts, displs + a->size, w_types(displs, a->size) + a->size,
+                            a->comm, &reqs[0]);
     else
         rc = MPI_Ialltoallv(sendbuf, s->counts, displs, s->type.type, r->buf, r->counts,
                             displs + a->size, r->type.type, a->comm, &reqs[0]);

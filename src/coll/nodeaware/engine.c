@@ -511,6 +511,7 @@ int xchg_hier_init(xchg_plan *plan, const xchg_hier_spec *spec)
     plan->state = st;
     st->inner = xchg_choice_inner(&plan->choice, spec->inner_param);
     st->direct.algo = xchg_registry_find(XCHG_ALLTOALLV, "nonblocking");
+    st->direct.coll = XCHG_ALLTOALLV;
     if (!st->direct.algo) {
         rc = xchg_error(MPI_ERR_INTERN, "node-aware engine: no nonblocking alltoallv");
         goto fail;
@@ -532,7 +533,7 @@ int xchg_hier_init(xchg_plan *plan, const xchg_hier_spec *spec)
                               &st->nmembers[i]));
     }
     /* Persistent alltoallv: the metadata exchanges, once. */
-    if (plan->fixed && plan->fixed->coll == XCHG_ALLTOALLV)
+    if (plan->fixed && xchg_coll_is_v(plan->fixed->coll))
         XCHG_CHECK(hier_execute(ctx, plan->fixed, st, 1));
 fail:
     free(domain_of);

@@ -37,7 +37,7 @@ double xchg_hier_cost(const xchg_cost_case *c, const xchg_choice *choice,
     const int N = c->nodes, Q = c->ppn, P = c->P;
     const int k = spec->leaders > 0 ? (spec->leaders < Q ? spec->leaders : Q) : Q;
     const double own = (double)Q / k, m = c->block;
-    const int is_v = c->coll == XCHG_ALLTOALLV;
+    const int is_v = xchg_coll_is_v(c->coll);
     const xchg_choice inner = xchg_choice_inner(choice, spec->inner_param);
     xchg_cost_phase repack = {.copy_bytes = own * P * m};
     double total = 0;

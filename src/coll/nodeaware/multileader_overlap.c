@@ -368,7 +368,7 @@ static int post_slice_receives(mlo_call *c)
     int64_t scratch = 0;
     for (int p = 0; p < pl->num_groups - 1; p++) {
         const int v = group_at(pl, p), *src = group_ranks(pl, v);
-        int adjacent = recv->type.contiguous;
+        int adjacent = xchg_side_contiguous(recv);
         for (int i = 1; i < group_size(pl, v) && adjacent; i++)
             adjacent = recv->offsets[src[i]] == recv->offsets[src[i - 1]] + recv->bytes[src[i - 1]];
         c->slice_off[p] = adjacent ? -1 : scratch;
@@ -619,7 +619,7 @@ static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xch
     const double k = choice->value[PARAM_LEADERS] < Q ? (double)choice->value[PARAM_LEADERS] : Q;
     const double g = Q / k, U = N * k, other = P - g;
     const double chunks = choice->value[PARAM_CHUNKS] < U - 1 ? (double)choice->value[PARAM_CHUNKS] : U - 1;
-    const int is_v = c->coll == XCHG_ALLTOALLV;
+    const int is_v = xchg_coll_is_v(c->coll);
     xchg_cost_phase gather = {.rounds = g > 1 && U > 1, .local_msgs = (g - 1) * chunks * (1 + is_v),
                               .local_bytes = (g - 1) * other * (m + is_v * 8),
                               .copy_bytes = g * other * m /* the inter messages */};

@@ -317,7 +317,8 @@ static int64_t bytes_for_unit(const overlap_call *c, int v)
 static int lands_in_place(const overlap_call *c, int i)
 {
     const overlap_plan *pl = c->pl;
-    return c->a->recv.type.contiguous && pl->inbound_first[i + 1] - pl->inbound_first[i] == 1;
+    return xchg_side_contiguous(&c->a->recv) &&
+           pl->inbound_first[i + 1] - pl->inbound_first[i] == 1;
 }
 
 static void *scratch(overlap_call *c, size_t bytes)
@@ -652,7 +653,7 @@ double xchg_overlap_cost(const xchg_cost_case *c, const xchg_platform *plat,
     const double g = spec->groups < c->ppn ? spec->groups : c->ppn, K = Q / g, U = N * g;
     const double batches = spec->batches == XCHG_OVERLAP_EACH || spec->batches > U - 1
                                ? U - 1 : (double)spec->batches;
-    const int is_v = c->coll == XCHG_ALLTOALLV;
+    const int is_v = xchg_coll_is_v(c->coll);
     const double copied_again = batches < U - 1 ? 2 : 0; /* into the batch, out of scratch */
     xchg_cost_phase between = {.rounds = U > 1, .remote_msgs = (N - 1) * g * (1 + is_v),
                                .local_msgs = (g - 1) * (1 + is_v),
