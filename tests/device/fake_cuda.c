@@ -8,6 +8,8 @@
  * library xchg loads), and makes the "device" range PROT_NONE, so that any
  * host access to it crashes the test.
  * Like the real driver, it answers CUDA_ERROR_NOT_INITIALIZED until cuInit.
+ * It also allocates and copies (cuMemAlloc, cuMemcpyHtoD, ...: the end of
+ * this file), so that the real-GPU check (gpu_check.c) runs against it too.
  * Values: the CUDA Driver API reference (CUresult, CUpointer_attribute,
  * CUmemorytype).
  */
@@ -138,4 +140,98 @@ EXPORT int cuPointerGetAttributes(unsigned int count, int *attributes, void **da
         if (rc != CUDA_SUCCESS) return rc;
     }
     return CUDA_SUCCESS;
+}
+
+/* ---- allocation, for tests/device/gpu_check.c run against the stand-in --
+ * "Device" memory is a mapping of its own, PROT_NONE except inside the
+ * copies below (so a host access crashes, as it would on a GPU); managed
+ * memory is host memory registered as managed; pinned memory is plain
+ * host memory the driver does not report (the real one reports it as
+ * CU_MEMORYTYPE_HOST, which xchg treats alike). */
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#define MAX_ALLOCS 64
+static struct alloc { void *base; size_t bytes; } allocs[MAX_ALLOCS];
+
+static struct alloc *find_alloc(unsigned long long ptr)
+{
+    for (int i = 0; i < MAX_ALLOCS; i++)
+        if (allocs[i].base && ptr >= (uintptr_t)allocs[i].base &&
+            ptr < (uintptr_t)allocs[i].base + allocs[i].bytes)
+            return &allocs[i];
+    return NULL;
+}
+
+EXPORT int cuDeviceGetCount(int *count) { *count = 1; return CUDA_SUCCESS; }
+EXPORT int cuDeviceGet(int *device, int ordinal) { *device = ordinal; return CUDA_SUCCESS; }
+EXPORT int cuDevicePrimaryCtxRetain(void **ctx, int device)
+{
+    static int context;
+    (void)device;
+    *ctx = &context;
+    return CUDA_SUCCESS;
+}
+EXPORT int cuCtxSetCurrent(void *ctx) { (void)ctx; return CUDA_SUCCESS; }
+
+EXPORT int cuMemAlloc_v2(unsigned long long *ptr, size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+    for (int i = 0; i < MAX_ALLOCS; i++)
+        if (!allocs[i].base) {
+            allocs[i] = (struct alloc){p, bytes};
+            xchg_fake_cuda_add(p, bytes, 0);
+            *ptr = (uintptr_t)p;
+            return CUDA_SUCCESS;
+        }
+    munmap(p, bytes);
+    return 2;
+}
+
+EXPORT int cuMemFree_v2(unsigned long long ptr)
+{
+    struct alloc *a = find_alloc(ptr);
+    if (!a) return CUDA_ERROR_INVALID_VALUE;
+    munmap(a->base, a->bytes);
+    a->base = NULL;
+    return CUDA_SUCCESS;
+}
+
+EXPORT int cuMemAllocManaged(unsigned long long *ptr, size_t bytes, unsigned int flags)
+{
+    (void)flags;
+    void *p = calloc(1, bytes);
+    if (!p) return 2;
+    xchg_fake_cuda_add(p, bytes, 1);
+    *ptr = (uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+EXPORT int cuMemAllocHost_v2(void **ptr, size_t bytes)
+{
+    *ptr = malloc(bytes);
+    return *ptr ? CUDA_SUCCESS : 2;
+}
+
+EXPORT int cuMemFreeHost(void *ptr) { free(ptr); return CUDA_SUCCESS; }
+
+static int copy(void *dst, const void *src, size_t bytes, unsigned long long device)
+{
+    struct alloc *a = find_alloc(device);
+    if (!a) return CUDA_ERROR_INVALID_VALUE;
+    mprotect(a->base, a->bytes, PROT_READ | PROT_WRITE);
+    memcpy(dst, src, bytes);
+    mprotect(a->base, a->bytes, PROT_NONE);
+    return CUDA_SUCCESS;
+}
+
+EXPORT int cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t bytes)
+{
+    return copy((void *)(uintptr_t)dst, src, bytes, dst);
+}
+
+EXPORT int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t bytes)
+{
+    return copy(dst, (const void *)(uintptr_t)src, bytes, src);
 }

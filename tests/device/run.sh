@@ -12,6 +12,8 @@
 #   off       XCHG_DEVICE=off: no driver query
 #   nodriver  no libcuda.so.1 anywhere: nothing changes, nothing crashes
 #   badenv    XCHG_DEVICE=bogus: MPI_ERR_ARG
+#   gpu-check-fake  tests/device/gpu_check.c (written for a real GPU) on the
+#             stand-in, whose cuMemAlloc memory is PROT_NONE
 # Usage: tests/device/run.sh [BUILD [NP]]   (default build, 3 ranks)
 # The last line is "N passed, N failed"; a launch that crashes, hangs (60 s)
 # or prints no count is one failure.
@@ -69,6 +71,9 @@ one agree-mpi "$np" $xchg agree "$lib" XCHG_DEVICE=agree XCHG_TEST_ASSUME_DEVICE
 one off "$np" $xchg off "$lib" XCHG_DEVICE=off
 one badenv "$np" $xchg badenv "$lib" XCHG_DEVICE=bogus
 one nodriver "$np" $xchg nodriver LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}"
+# The real-GPU check's program against the stand-in (cuMemAlloc'd memory is
+# PROT_NONE outside its copies): a dry run of tests/device/gpu-check.sh.
+one gpu-check-fake 2 $build/tests/device/xchg-gpu-check fake "$lib"
 if [ -f "$dropin" ]; then
     one dropin-refuse "$np" $plain refuse "$lib" LD_PRELOAD="$dropin"
     one dropin-mpi "$np" $plain mpi "$lib" LD_PRELOAD="$dropin" XCHG_TEST_ASSUME_DEVICE_SUPPORT=1
