@@ -28,6 +28,7 @@
  */
 #include <dlfcn.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,12 +240,16 @@ static void neighbor_cases(void)
     int counts[2] = {BLOCK, BLOCK}, displs[2] = {0, BLOCK};
     for (int l = SEND_DEVICE; l <= HOST_ONLY; l++) {
         if (l == IN_PLACE) continue; /* not valid for neighbourhood collectives */
-        for (int form = 0; form < 3; form++) { /* blocking, nonblocking, persistent */
+        for (int form = 0; form < 4; form++) { /* blocking, nonblocking, persistent, _ext */
+#ifdef DROPIN
+            if (form == 3) continue; /* xchg's own extension */
+#endif
             const void *send;
             int *recv, rc = MPI_SUCCESS, n = 2 * BLOCK;
             char what[160];
-            snprintf(what, sizeof what, "%s neighbor_alltoallv, %s",
-                     form == 0 ? "blocking" : form == 1 ? "nonblocking" : "persistent",
+            static const char *const forms[] = {"blocking", "nonblocking", "persistent",
+                                                "persistent (_init_ext)"};
+            snprintf(what, sizeof what, "%s neighbor_alltoallv, %s", forms[form],
                      layout_names[l]);
             buffers((layout)l, 2, n, &send, &recv); /* block i goes to destination i */
             protect(PROT_NONE);
@@ -276,11 +281,18 @@ static void neighbor_cases(void)
             else if (form == 1)
                 rc = XCHG_Ineighbor_alltoallv(send, counts, displs, MPI_INT, recv, counts,
                                               displs, MPI_INT, graph, &req);
-            else {
+            else if (form == 2)
                 rc = XCHG_Neighbor_alltoallv_init(send, counts, displs, MPI_INT, recv, counts,
                                                   displs, MPI_INT, graph, MPI_INFO_NULL, &req);
-                if (rc == MPI_SUCCESS) rc = XCHG_Start(&req);
+            else { /* global indices: the values themselves, as the receivers expect them */
+                int64_t sidx[2 * BLOCK], ridx[2 * BLOCK];
+                for (int i = 0; i < 2 * BLOCK; i++)
+                    sidx[i] = value(rank, i / BLOCK, i % BLOCK), ridx[i] = neighbor_expected(i);
+                rc = XCHG_Neighbor_alltoallv_init_ext(send, counts, displs, sidx, MPI_INT, recv,
+                                                      counts, displs, ridx, MPI_INT, graph,
+                                                      MPI_INFO_NULL, &req);
             }
+            if (rc == MPI_SUCCESS && form >= 2) rc = XCHG_Start(&req);
             if (rc == MPI_SUCCESS && req != XCHG_REQUEST_NULL) rc = XCHG_Wait(&req, MPI_STATUS_IGNORE);
             if (req != XCHG_REQUEST_NULL) XCHG_Request_free(&req);
 #endif
