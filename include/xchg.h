@@ -15,6 +15,15 @@
  *      MPI_Allreduce on a sampled schedule, XCHG_AGREE)
  * A selection string is "name" or "name:param=value,param=value".
  *
+ * Device (GPU) buffers: a call whose buffers are GPU memory (CUDA; ROCm when
+ * the program has loaded HIP) runs the MPI library's own collective when the
+ * MPI reports device support, ahead of any selection, and otherwise fails
+ * with MPI_ERR_BUFFER without touching them: xchg's algorithms never access
+ * device memory. Managed and pinned memory are host memory. Pass device
+ * buffers on every rank of a call or on none; XCHG_DEVICE=agree (one more
+ * MPI_Allreduce per call) allows mixing, XCHG_DEVICE=off skips the check
+ * (docs/design.md, "Device buffers").
+ *
  * Threads (MPI_THREAD_MULTIPLE): threads may call xchg at the same time on
  * different communicators. On one communicator, as MPI requires for its
  * collectives, calls must not overlap; that includes the XCHG_Comm_* queries,

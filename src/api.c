@@ -1,24 +1,28 @@
 /*
  * The public entry points: find the communicator's context, normalize and
  * validate the arguments (locally, before any message, so a detected error
- * writes nothing), select the algorithm, run it, and report errors through the
- * user's error handler.
+ * writes nothing), check for device buffers (device.h), select the algorithm,
+ * run it, and report errors through the user's error handler.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/args.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/error.h"
 #include "select/select.h"
 #include "xchg.h"
 
-/* Run a normalized call: select, find or build the plan, run it. Frees args. */
+/* Run a normalized call: the device check (device buffers go to `mpi` or
+ * fail), select, find or build the plan, run it. Frees args. */
 static int run_collective(xchg_context *ctx, xchg_args *args)
 {
     xchg_choice choice;
     xchg_plan *plan;
-    int rc = xchg_select_call(ctx, args, 0, &choice);
+    int device;
+    int rc = xchg_device_route(ctx, args, &choice, &device);
+    if (rc == MPI_SUCCESS && !device) rc = xchg_select_call(ctx, args, 0, &choice);
     if (rc == MPI_SUCCESS) rc = xchg_plan_get(ctx, &choice, &plan);
     if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, args);
     xchg_args_free(args);

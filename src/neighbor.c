@@ -11,6 +11,7 @@
 
 #include "core/args.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/error.h"
 #include "core/plan.h"
 #include "core/topology.h"
@@ -379,14 +380,17 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
     return MPI_SUCCESS;
 }
 
-/* The cached plan for a blocking or nonblocking call's pattern. Under
- * automatic selection a plan that every rank builds together (a pattern
- * changed somewhere) is where the choice is agreed again. */
-static int pattern_plan(xchg_context *ctx, const xchg_args *args, xchg_plan **plan)
+/* The cached plan for a blocking or nonblocking call's pattern: `mpi` for
+ * device buffers (device.h). Under automatic selection a plan that every
+ * rank builds together (a pattern changed somewhere) is where the choice is
+ * agreed again. */
+static int pattern_plan(xchg_context *ctx, xchg_args *args, xchg_plan **plan)
 {
     xchg_choice choice;
-    int automatic;
-    int rc = xchg_select_neighbor_call(ctx, args, &choice, &automatic);
+    int automatic = 0, device;
+    int rc = xchg_device_route(ctx, args, &choice, &device);
+    if (rc == MPI_SUCCESS && !device)
+        rc = xchg_select_neighbor_call(ctx, args, &choice, &automatic);
     if (rc != MPI_SUCCESS) return rc;
     return xchg_plan_get_pattern(ctx, &choice, args,
                                  automatic ? xchg_select_neighbor_agreed : NULL, plan);

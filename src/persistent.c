@@ -8,6 +8,7 @@
  * complete in XCHG_Test / XCHG_Wait: truly nonblocking. Every other
  * algorithm runs to completion in XCHG_Start, and XCHG_Test / XCHG_Wait
  * report its result.
+ * Device buffers (device.h) are decided at init: such a request runs `mpi`.
  * A nonblocking call (XCHG_Ineighbor_alltoallv) is a request started once:
  * it borrows a cached pattern plan and frees itself at completion.
  */
@@ -16,6 +17,7 @@
 
 #include "core/args.h"
 #include "core/context.h"
+#include "core/device.h"
 #include "core/error.h"
 #include "core/plan.h"
 #include "request.h"
@@ -76,7 +78,7 @@ static void request_destroy(struct xchg_request *req)
 int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, MPI_Info info,
                         XCHG_Request *request)
 {
-    int rc;
+    int rc, device;
     xchg_choice choice;
     struct xchg_request *req = calloc(1, sizeof *req);
     if (!req) {
@@ -85,7 +87,8 @@ int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, 
     }
     req->user_comm = user_comm;
     req->args = *args;
-    XCHG_CHECK(select_persistent(ctx, &req->args, info, &choice));
+    XCHG_CHECK(xchg_device_route(ctx, &req->args, &choice, &device));
+    if (!device) XCHG_CHECK(select_persistent(ctx, &req->args, info, &choice));
     XCHG_CHECK(xchg_plan_create(ctx, &choice, &req->args, &req->plan));
     XCHG_CHECK(alloc_slots(req, ctx));
     *request = req;

@@ -80,6 +80,16 @@ xchg_launch(threads            openmpi 300 "quick;full" NP 4 COMMAND $<TARGET_FI
 xchg_launch(dropin-openmpi     openmpi 300 "quick;full;dropin" COMMAND bash tests/dropin/run.sh ${build} -)
 xchg_launch(dropin-mpich       mpich   300 "full;dropin"       COMMAND bash tests/dropin/run.sh - ${build})
 
+# Device (GPU) buffers without a GPU: a stand-in CUDA driver reports chosen
+# ranges as device memory; every collective, blocking, persistent and
+# nonblocking, against xchg and under the drop-in, refuses them (MPI without
+# device support) or runs `mpi` (support assumed), never touching them
+# (tests/device/run.sh); a real GPU when this machine has one (skipped
+# cleanly without).
+xchg_launch(device-openmpi     openmpi 150 "quick;full;device" COMMAND bash tests/device/run.sh ${build} 3)
+xchg_launch(device-mpich       mpich   150 "quick;full;device" COMMAND bash tests/device/run.sh ${build} 2)
+xchg_launch(gpu-check          openmpi 120 "quick;full;device" COMMAND bash tests/device/gpu-check.sh ${build})
+
 # Applications, each checked against a reference: BoomerAMG's halo exchanges
 # (skipped without hypre), the 3-D FFT (against serial FFTW), transitive
 # closure (against a serial closure); --inject-error must fail.

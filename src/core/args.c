@@ -103,6 +103,9 @@ static int side_check(xchg_side *s, int size, const char *what)
  * those blocks cover into memory of our own and send from the copy with the
  * receive datatype, so that receiving never overwrites data not yet sent.
  * `own_block_only` selects allgather's meaning.
+ * Only the room is allocated here (its address is fixed, for persistent
+ * plans); the copy itself is taken by xchg_args_refresh_in_place once the
+ * call's buffers are known to be host memory (xchg_device_route, device.h).
  */
 static int resolve_in_place(xchg_args *a, side_arrays *send_arr, int own_block_only)
 {
@@ -131,7 +134,6 @@ static int resolve_in_place(xchg_args *a, side_arrays *send_arr, int own_block_o
     if (lo > hi) return MPI_SUCCESS; /* nothing to send */
     char *copy = xchg_malloc((size_t)(hi - lo));
     if (!copy) return xchg_error(MPI_ERR_NO_MEM, "out of memory for the MPI_IN_PLACE copy");
-    memcpy(copy, r->buf + lo, (size_t)(hi - lo));
     a->owned_copy = copy;
     a->in_place_source = r->buf + lo;
     a->in_place_bytes = (size_t)(hi - lo);

@@ -3,7 +3,9 @@
  * xchg_args: per-peer element counts, 64-bit byte offsets and byte sizes, and
  * what the datatypes look like. MPI_IN_PLACE is resolved here: the blocks to
  * send are copied out of the receive buffer into scratch memory first, so no
- * algorithm ever sees MPI_IN_PLACE.
+ * algorithm ever sees MPI_IN_PLACE. The copy is taken only after the device
+ * check (xchg_device_route, device.h: the CPU never reads device memory), by
+ * xchg_args_refresh_in_place.
  *
  * Direct algorithms hand the user's datatypes straight to MPI
  * (xchg_side_block_ptr with side->counts and xchg_side_type). Algorithms that
@@ -138,8 +140,9 @@ void xchg_args_free(xchg_args *a);
 /* A deep copy of a neighbourhood call's arguments (the buffers are shared). */
 int xchg_args_copy(xchg_args *dst, const xchg_args *src);
 
-/* MPI_IN_PLACE: take the copy of the send blocks again, from the receive
- * buffer as it is now (each start of a persistent call). */
+/* MPI_IN_PLACE: take the copy of the send blocks from the receive buffer as
+ * it is now (a blocking call once its buffers are known to be host memory:
+ * xchg_device_route; each start of a persistent call). */
 void xchg_args_refresh_in_place(xchg_args *a);
 
 /* Address of `peer`'s block on one side. */

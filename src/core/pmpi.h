@@ -117,4 +117,18 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Query_thread PMPI_Query_thread
 #define MPI_Get_library_version PMPI_Get_library_version
 
+/* Device support (src/core/device.c), where the MPI has it (CMake defines
+ * XCHG_HAVE_*): the PMPIX_ twin where the MPI has one (MPICH; checked by
+ * tests/check-pmpi.sh); Open MPI 4.1 has none, and its MPIX_ function is not
+ * one the drop-in defines. */
+#ifdef XCHG_HAVE_PMPIX_QUERY_CUDA_SUPPORT
+#define MPIX_Query_cuda_support PMPIX_Query_cuda_support
+#endif
+#ifdef XCHG_HAVE_PMPIX_QUERY_ROCM_SUPPORT
+#define MPIX_Query_rocm_support PMPIX_Query_rocm_support
+#endif
+#ifdef XCHG_HAVE_PMPIX_QUERY_HIP_SUPPORT
+#define MPIX_Query_hip_support PMPIX_Query_hip_support
+#endif
+
 #endif
