@@ -201,7 +201,7 @@ static const void *first_byte(const xchg_side *s, int blocks)
     for (int p = 0; p < blocks; p++)
         if (s->bytes[p] > 0)
             return (const void *)((uintptr_t)s->buf + (uintptr_t)s->offsets[p] +
-                                  (uintptr_t)s->type.true_lb);
+                                  (uintptr_t)xchg_side_type(s, p)->true_lb);
     return NULL;
 }
 

@@ -176,15 +176,19 @@ static void buffers(layout l, int send_blocks, int recv_ints, const void **send,
 
 static void dense_cases(void)
 {
-    int counts[size], displs[size];
-    for (int p = 0; p < size; p++) counts[p] = BLOCK, displs[p] = p * BLOCK;
+    int counts[size], displs[size], bdispls[size];
+    MPI_Datatype types[size];
+    for (int p = 0; p < size; p++)
+        counts[p] = BLOCK, displs[p] = p * BLOCK, bdispls[p] = p * BLOCK * (int)sizeof(int),
+        types[p] = MPI_INT;
     for (int l = SEND_DEVICE; l <= HOST_ONLY; l++) {
         for (int form = 0; form < 2; form++) { /* 0 blocking, 1 persistent */
 #ifdef DROPIN
             if (form == 1) continue; /* MPI_Alltoall_init etc. are not routed */
 #endif
-            for (int coll = 0; coll < 3; coll++) {
-                static const char *const names[] = {"alltoall", "alltoallv", "allgather"};
+            for (int coll = 0; coll < 4; coll++) {
+                static const char *const names[] = {"alltoall", "alltoallv", "allgather",
+                                                    "alltoallw"};
                 const void *send;
                 int *recv, rc, n = size * BLOCK;
                 char what[160];
@@ -201,9 +205,12 @@ static void dense_cases(void)
                     else if (coll == 1)
                         rc = CALL(Alltoallv)(send, counts, displs, MPI_INT, recv, counts,
                                              displs, MPI_INT, MPI_COMM_WORLD);
-                    else
+                    else if (coll == 2)
                         rc = CALL(Allgather)(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT,
                                              MPI_COMM_WORLD);
+                    else
+                        rc = CALL(Alltoallw)(send, counts, bdispls, types, recv, counts,
+                                             bdispls, types, MPI_COMM_WORLD);
                 }
 #ifndef DROPIN
                 else {
@@ -215,9 +222,13 @@ static void dense_cases(void)
                         rc = XCHG_Alltoallv_init(send, counts, displs, MPI_INT, recv, counts,
                                                  displs, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
                                                  &req);
-                    else
+                    else if (coll == 2)
                         rc = XCHG_Allgather_init(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT,
                                                  MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+                    else
+                        rc = XCHG_Alltoallw_init(send, counts, bdispls, types, recv, counts,
+                                                 bdispls, types, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                                 &req);
                     if (rc == MPI_SUCCESS) rc = XCHG_Start(&req);
                     if (rc == MPI_SUCCESS) rc = XCHG_Wait(&req, MPI_STATUS_IGNORE);
                     if (req != XCHG_REQUEST_NULL) XCHG_Request_free(&req);

@@ -89,10 +89,13 @@ static int alltoallw_alone(const xchg_args *a)
 #endif
 }
 
-/* What the library is given as the send buffer (see the header). */
+/* What the library is given as the send buffer (see the header). With device
+ * buffers (src/core/device.c) xchg took no copy (send.buf is NULL), and the
+ * library gets MPI_IN_PLACE for alltoallw too. */
 static const void *library_sendbuf(const xchg_args *a)
 {
-    return a->in_place && a->coll != XCHG_ALLTOALLW ? MPI_IN_PLACE : a->send.buf;
+    if (!a->in_place) return a->send.buf;
+    return a->coll != XCHG_ALLTOALLW || !a->send.buf ? MPI_IN_PLACE : a->send.buf;
 }
 
 static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
