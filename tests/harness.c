@@ -1,7 +1,7 @@
 /*
  * xchg-harness: checks every registered algorithm byte for byte against the
  * MPI library's own collective (PMPI_Alltoallv, PMPI_Alltoall,
- * PMPI_Allgather).
+ * PMPI_Allgather, PMPI_Allgatherv).
  *
  * One launch covers many communicator sizes: for each P in --sizes the first
  * P ranks of MPI_COMM_WORLD form a communicator (the others wait). For each
@@ -59,7 +59,7 @@ static const layout layouts[] = {
 #define NUM_LAYOUTS ((int)(sizeof layouts / sizeof layouts[0]))
 
 static const char *const coll_names[XCHG_NUM_COLL] = {"alltoall", "alltoallv", "allgather",
-                                                      "neighbor_alltoallv"};
+                                                      "neighbor_alltoallv", "allgatherv"};
 const char *coll_name(xchg_coll coll) { return coll_names[coll]; }
 
 char current_case[1024];
@@ -120,10 +120,10 @@ typedef struct case_spec {
     xchg_coll coll;
     const char *selection;   /* full selection string */
     const char *layout;
-    int pattern;             /* alltoallv */
+    int pattern;             /* alltoallv, allgatherv (contributions) */
     int block;               /* alltoall/allgather: receive elements per peer */
     const test_type *type;
-    int displ;               /* alltoallv */
+    int displ;               /* alltoallv, allgatherv */
     int in_place;
     int starts;              /* > 0: a persistent request (XCHG_*_init), started
                                 this many times with new data each time */
@@ -154,11 +154,12 @@ static void describe_case(MPI_Comm comm, const case_spec *c)
 {
     int size;
     MPI_Comm_size(comm, &size);
-    if (c->coll == XCHG_ALLTOALLV)
+    if (c->coll == XCHG_ALLTOALLV || c->coll == XCHG_ALLGATHERV)
         snprintf(current_case, sizeof current_case,
-                 "alltoallv algo=%s P=%d layout=%s pattern=%s type=%s displs=%s in_place=%d "
+                 "%s algo=%s P=%d layout=%s pattern=%s type=%s displs=%s in_place=%d "
                  "starts=%d seed=%llu",
-                 c->selection, size, c->layout, pattern_names[c->pattern], c->type->name,
+                 coll_names[c->coll], c->selection, size, c->layout, pattern_names[c->pattern],
+                 c->type->name,
                  displ_names[c->displ], c->in_place, c->starts, (unsigned long long)c->seed);
     else
         snprintf(current_case, sizeof current_case,
@@ -214,6 +215,54 @@ static int run_alltoallv(MPI_Comm comm, const case_spec *c)
     free(got);
     free(want);
     free(sc);
+    return ok;
+}
+
+/*
+ * Allgatherv: rank p contributes pattern_count(pattern, seed, p, p) receive
+ * elements (patterns: all zero, one hot rank, sparse contributions, a large
+ * one, ...), placed by the displacement layout (packed in rank order, or in
+ * reverse rank order with gaps); the same counts and displacements on every
+ * rank, as MPI requires.
+ */
+static int run_allgatherv(MPI_Comm comm, const case_spec *c)
+{
+    int rank, size, ok = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const test_type *t = c->type;
+    int *rcnt = malloc(2 * (size_t)size * sizeof(int)), *rd = rcnt + size;
+    for (int p = 0; p < size; p++) rcnt[p] = pattern_count(c->pattern, c->seed, p, p, size, t->size, 0);
+    int64_t rspan = layout_displs(c->displ, rcnt, size, rd);
+    int sn = c->in_place ? rcnt[rank] : rcnt[rank] * t->send_mult;
+    size_t rbytes = (size_t)(rspan * t->recv_extent) + 64;
+    size_t sbytes = (size_t)sn * (size_t)t->send_extent + 64;
+    unsigned char *sendbuf = malloc(sbytes), *got = malloc(rbytes), *want = malloc(rbytes);
+    const void *sb = c->in_place ? MPI_IN_PLACE : sendbuf;
+    MPI_Datatype stype = c->in_place ? t->recv : t->send;
+    XCHG_Request req = XCHG_REQUEST_NULL;
+    int rc = MPI_SUCCESS;
+    if (c->starts) {
+        MPI_Info info = selection_info(c->selection);
+        rc = XCHG_Allgatherv_init(sb, sn, stype, got, rcnt, rd, t->recv, comm, info, &req);
+        MPI_Info_free(&info);
+        if (rc != MPI_SUCCESS) ok = fail_msg("XCHG_Allgatherv_init: %d: %s", rc, XCHG_Last_error());
+    }
+    for (int call = 0; call < (c->starts ? c->starts : 1); call++) {
+        fill_bytes(sendbuf, sbytes, c->seed + (uint64_t)call, rank, 2);
+        fill_bytes(got, rbytes, c->seed + (uint64_t)call, rank, 3);
+        memcpy(want, got, rbytes);
+        if (c->starts) rc = req ? start_and_wait(&req, call % 2) : rc;
+        else rc = XCHG_Allgatherv(sb, sn, stype, got, rcnt, rd, t->recv, comm);
+        int rrc = PMPI_Allgatherv(sb, sn, stype, want, rcnt, rd, t->recv, comm);
+        if (rrc != MPI_SUCCESS) ok = ok && fail_msg("the reference PMPI_Allgatherv failed (%d)", rrc);
+        else ok = ok && check_call(comm, XCHG_ALLGATHERV, rc, c->selection, got, want, rbytes);
+    }
+    if (req) XCHG_Request_free(&req);
+    free(sendbuf);
+    free(got);
+    free(want);
+    free(rcnt);
     return ok;
 }
 
@@ -299,7 +348,9 @@ static int run_case(MPI_Comm comm, const case_spec *c, tally *t)
 {
     describe_case(comm, c);
     alarm((unsigned)case_timeout);
-    int ok = c->coll == XCHG_ALLTOALLV ? run_alltoallv(comm, c) : run_uniform(comm, c);
+    int ok = c->coll == XCHG_ALLTOALLV    ? run_alltoallv(comm, c)
+             : c->coll == XCHG_ALLGATHERV ? run_allgatherv(comm, c)
+                                          : run_uniform(comm, c);
     return record_case(comm, ok, t);
 }
 
@@ -311,7 +362,8 @@ static int run_case(MPI_Comm comm, const case_spec *c, tally *t)
 static int check_refused(MPI_Comm comm, xchg_coll coll, const char *selection, const char *why)
 {
     static const char *const env[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
-                                                   "XCHG_ALLGATHER"};
+                                                   "XCHG_ALLGATHER", "XCHG_NEIGHBOR_ALLTOALLV",
+                                                   "XCHG_ALLGATHERV"};
     int rank, size, cls = -1, ok = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -334,6 +386,8 @@ static int check_refused(MPI_Comm comm, xchg_coll coll, const char *selection, c
         rc = XCHG_Alltoallv(sendbuf, counts, displs, MPI_INT, recvbuf, counts, displs, MPI_INT, comm);
     else if (coll == XCHG_ALLTOALL)
         rc = XCHG_Alltoall(sendbuf, 4, MPI_INT, recvbuf, 4, MPI_INT, comm);
+    else if (coll == XCHG_ALLGATHERV)
+        rc = XCHG_Allgatherv(sendbuf, 4, MPI_INT, recvbuf, counts, displs, MPI_INT, comm);
     else
         rc = XCHG_Allgather(sendbuf, 4, MPI_INT, recvbuf, 4, MPI_INT, comm);
     unsetenv(env[coll]);
@@ -366,17 +420,18 @@ static void run_point(MPI_Comm comm, xchg_coll coll, const char *selection, cons
 {
     static const int blocks[] = {0, 1, 3, 64, 0 /* large: set below */};
     case_spec c = {.coll = coll, .selection = selection, .layout = lname};
-    int ncases = coll == XCHG_ALLTOALLV ? NUM_PATTERNS : 5;
-    if (o->quick && !full) ncases = coll == XCHG_ALLTOALLV ? 3 : 2;
+    int by_pattern = coll == XCHG_ALLTOALLV || coll == XCHG_ALLGATHERV; /* else block sizes */
+    int ncases = by_pattern ? NUM_PATTERNS : 5;
+    if (o->quick && !full) ncases = by_pattern ? 3 : 2;
     int ntypes = full ? num_types : 1;
     for (int i = 0; i < ncases; i++) {
         for (int k = 0; k < ntypes; k++) {
-            int j = full ? i : (int)((i + rot) % (uint64_t)(coll == XCHG_ALLTOALLV ? NUM_PATTERNS : 5));
+            int j = full ? i : (int)((i + rot) % (uint64_t)(by_pattern ? NUM_PATTERNS : 5));
             c.seed = h_hash(o->seed, rot, (uint64_t)i, (uint64_t)k);
             c.type = &types[full ? k : pick(rot + (uint64_t)i * 3, num_types)];
             c.pattern = j;
-            c.block = coll == XCHG_ALLTOALLV ? 0 : blocks[j];
-            if (coll != XCHG_ALLTOALLV && j == 4) c.block = (int)((66000 + c.type->size - 1) / c.type->size);
+            c.block = by_pattern ? 0 : blocks[j];
+            if (!by_pattern && j == 4) c.block = (int)((66000 + c.type->size - 1) / c.type->size);
             c.displ = pick(rot / 3 + (uint64_t)i + (uint64_t)k, NUM_DISPL);
             c.in_place = pick(rot / 7 + (uint64_t)i + (uint64_t)k, 3) == 0;
             /* One case in four is a persistent request started twice (the
@@ -403,7 +458,8 @@ static void sweep_layout(MPI_Comm comm, int layout_index, int first_layout, cons
     int size;
     MPI_Comm_size(comm, &size);
     const char *lname = layouts[layout_index].name;
-    for (int coll = 0; coll < XCHG_NUM_DENSE_COLL; coll++) {
+    for (int coll = 0; coll < XCHG_NUM_COLL; coll++) {
+        if (!xchg_coll_is_dense(coll)) continue;
         int n = xchg_registry_count((xchg_coll)coll);
         for (int a = 0; a < n && a < 64; a++) {
             const xchg_algorithm *algo = xchg_registry_get((xchg_coll)coll, a);
@@ -616,6 +672,7 @@ int main(int argc, char **argv)
     unsetenv("XCHG_ALLTOALL");
     unsetenv("XCHG_ALLTOALLV");
     unsetenv("XCHG_ALLGATHER");
+    unsetenv("XCHG_ALLGATHERV");
     set_layout_env(0);
     types_create(&types, &num_types);
     signal(SIGALRM, watchdog);

@@ -22,11 +22,15 @@ typedef enum {
     XCHG_ALLTOALLV = 1,
     XCHG_ALLGATHER = 2,
     XCHG_NEIGHBOR_ALLTOALLV = 3, /* sides indexed by neighbour, not by rank */
-    XCHG_NUM_COLL = 4
+    XCHG_ALLGATHERV = 4,
+    XCHG_NUM_COLL = 5
 } xchg_coll;
 
-/* The dense collectives (every rank pair): the ones the harness sweeps. */
+/* The dense collectives (every rank pair): the ones the harness sweeps.
+ * XCHG_NUM_DENSE_COLL counts the first three; the ones appended after the
+ * neighbourhood collective are dense too (xchg_coll_is_dense). */
 #define XCHG_NUM_DENSE_COLL 3
+static inline int xchg_coll_is_dense(int coll) { return coll != XCHG_NEIGHBOR_ALLTOALLV; }
 
 const char *xchg_coll_name(xchg_coll coll);
 int xchg_coll_from_name(const char *name, xchg_coll *coll);
@@ -57,6 +61,10 @@ typedef struct xchg_args {
     xchg_side send, recv;
     int in_place;            /* send blocks were copied out of recvbuf */
     int64_t uniform_bytes;   /* packed bytes per peer for alltoall/allgather, else -1 */
+    /* XCHG_ALLGATHERV: recv.bytes[p] is rank p's contribution, the same on
+     * every rank (MPI requires matching type signatures); the send side is
+     * the one block sent to everyone (send.counts[p] and offsets[p] are the
+     * same for every p). */
     void *owned;             /* per-peer arrays (freed by xchg_args_free) */
     void *owned_copy;        /* the MPI_IN_PLACE copy of the send blocks */
     const char *in_place_source; /* where that copy was taken from in the receive */
@@ -87,6 +95,12 @@ int xchg_args_alltoall(xchg_args *a, const void *sendbuf, int sendcount,
 int xchg_args_allgather(xchg_args *a, const void *sendbuf, int sendcount,
                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
+/* Allgatherv: MPI's recvcounts and displs (in extents of recvtype). With
+ * sendbuf MPI_IN_PLACE the own block is taken from recvbuf at displs[rank]. */
+int xchg_args_allgatherv(xchg_args *a, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                         const int *displs, MPI_Datatype recvtype, MPI_Comm comm, int rank,
+                         int size);
 /* Neighbourhood alltoallv: counts and displacements per neighbour; the lists
  * are copied. MPI_IN_PLACE is refused, as MPI does for neighbour collectives. */
 int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources, int outdegree,
