@@ -2,7 +2,8 @@
 
 A message is a buffer, or a list/tuple of 2 to 4 items, as in mpi4py:
 
-* vector calls (Alltoallv, Neighbor_alltoallv), one block per peer::
+* vector calls (Alltoallv, Neighbor_alltoallv, Allgatherv's receive side),
+  one block per peer::
 
     buf                       counts split evenly, type inferred
     [buf, TYPE]               [buf, counts]          [buf, (counts, displs)]
@@ -12,7 +13,7 @@ A message is a buffer, or a list/tuple of 2 to 4 items, as in mpi4py:
   counts: a sequence (one per block) or one integer for every block;
   displs: a sequence, one integer d (block i at i*d), or None (packed).
 
-* block calls (Alltoall, Allgather)::
+* block calls (Alltoall, Allgather, Allgatherv's send side)::
 
     buf  [buf, TYPE]  [buf, count]  [buf, (count, displ)]  [buf, count, TYPE]
     [buf, (count, displ), TYPE]  [buf, count, displ, TYPE]

@@ -22,7 +22,7 @@
 _Atomic int xchg_ip_stats_state = -1;
 
 static const char *const coll_names[XCHG_IP_NCOLL] = {"alltoall", "alltoallv", "allgather",
-                                                          "neighbor_alltoallv"};
+                                                          "neighbor_alltoallv", "allgatherv"};
 
 const char *xchg_ip_coll_name(xchg_ip_coll coll)
 {

@@ -20,6 +20,7 @@ typedef enum {
     XCHG_IP_ALLTOALLV,
     XCHG_IP_ALLGATHER,
     XCHG_IP_NEIGHBOR_ALLTOALLV,
+    XCHG_IP_ALLGATHERV,
     XCHG_IP_NCOLL
 } xchg_ip_coll;
 

@@ -4,11 +4,12 @@
 # tools/xchg-run, which preloads it:
 #   Open MPI: mpi4py (python3-mpi4py + NumPy), FFTW's MPI 3-D transform
 #             (libfftw3-mpi-dev), Fortran (mpif.h, use mpi, use mpi_f08),
-#             edge cases (inter-communicator, MPI_Alltoallw, errors), the
+#             edge cases (inter-communicator, MPI_Alltoallw, errors),
+#             MPI_Allgatherv (uneven, zero, in place; allgatherv.c), the
 #             neighbourhood alltoallv (blocking, nonblocking with every
 #             completion function; neighbor.c), and a program linked with
 #             -lxchg-mpi instead of preloading;
-#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases and the
+#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases, MPI_Allgatherv and the
 #             neighbourhood alltoallv (persistent MPI_Neighbor_alltoallv_init
 #             too: MPICH 4 is an MPI-4 library).
 # A run under xchg must give the program's own PASS verdicts and, read from
@@ -31,7 +32,7 @@ mpich_build=${2:-build-mpich}
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-unset XCHG_ALLTOALL XCHG_ALLTOALLV XCHG_ALLGATHER XCHG_VIRTUAL_NODES XCHG_VIRTUAL_PLACEMENT
+unset XCHG_ALLTOALL XCHG_ALLTOALLV XCHG_ALLGATHER XCHG_ALLGATHERV XCHG_VIRTUAL_NODES XCHG_VIRTUAL_PLACEMENT
 unset XCHG_VERBOSE XCHG_COUNT_FILE XCHG_MPI_LIB
 
 passed=0
@@ -122,7 +123,7 @@ check_counts() {
     fi
     for kind in calls to_mpi; do
         line=$(grep -E "^$kind alltoall=" "$last_log" | tail -1)
-        for coll in alltoall alltoallv allgather neighbor_alltoallv; do
+        for coll in alltoall alltoallv allgather neighbor_alltoallv allgatherv; do
             want=0
             [ -n "$line" ] && want=$(sed -n "s/.*\\b$coll=\\([0-9]*\\).*/\\1/p" <<<"$line")
             want=$((want * np))
@@ -143,12 +144,12 @@ check_library() {
     # Every MPI call of the drop-in goes to PMPI_, or a wrapper could recurse.
     local leaks want missing=''
     leaks=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep -E '^MPI_[A-Z]' | tr '\n' ' ')
-    want="MPI_Alltoall MPI_Alltoallv MPI_Allgather MPI_Finalize mpi_finalize_f08_
+    want="MPI_Alltoall MPI_Alltoallv MPI_Allgather MPI_Allgatherv MPI_Finalize mpi_finalize_f08_
         MPI_Neighbor_alltoallv MPI_Ineighbor_alltoallv MPI_Wait MPI_Waitall MPI_Test
         MPI_Start MPI_Request_free"
     [ $mpi = mpich ] && want+=" MPI_Neighbor_alltoallv_init"
     [ $mpi = openmpi ] && want+=" mpi_alltoall_ mpi_alltoallv_ mpi_allgather_ mpi_finalize_
-        MPI_ALLTOALL mpi_alltoall mpi_alltoall__ mpi_alltoall_f08_"
+        MPI_ALLTOALL mpi_alltoall mpi_alltoall__ mpi_alltoall_f08_ mpi_allgatherv_ MPI_ALLGATHERV"
     for sym in $want; do
         nm -D --defined-only "$lib" | awk '{print $NF}' | grep -qx "$sym" || missing+=" $sym"
     done
@@ -170,6 +171,32 @@ test_edge() {
     xlaunch "$mpi-edge" "$np" -- "$work/edge"
     rc=$?
     verdict "$mpi edge, np=$np, under xchg-run" $rc && check_counts "$mpi-edge" "$np"
+}
+
+# MPI_Allgatherv (allgatherv.c): uneven, zero and in-place calls checked
+# against values the program computes, every call counted as served by
+# xchg; once with the default selection and once per algorithm on virtual
+# nodes of 2 (hierarchical's leaders then exchange across nodes).
+test_allgatherv() {
+    local np=$1 rc name=$mpi-allgatherv algo
+    if ! "$cc" -O1 -o "$work/allgatherv" "$src/allgatherv.c" 2>"$work/allgatherv.build.log"; then
+        fail "$mpi allgatherv: does not compile (log $work/allgatherv.build.log)"
+        return
+    fi
+    launch "$name-ref" "$np" -- "$work/allgatherv"
+    verdict "$mpi allgatherv, np=$np, without xchg" $?
+    xlaunch "$name" "$np" -- "$work/allgatherv"
+    rc=$?
+    verdict "$mpi allgatherv, np=$np, under xchg-run" $rc && check_counts "$name" "$np"
+    for algo in ring recursive_doubling bruck hierarchical:exchange=direct; do
+        xlaunch "$name-${algo%%:*}" "$np" XCHG_ALLGATHERV=$algo XCHG_VIRTUAL_NODES=2 -- \
+            "$work/allgatherv"
+        rc=$?
+        verdict "$mpi allgatherv, np=$np, under xchg-run ($algo, nodes of 2)" $rc &&
+            check_counts "$name-${algo%%:*}" "$np"
+        grep -q "^algorithm allgatherv ${algo%%:*}" "$work/$name-${algo%%:*}.counts" ||
+            fail "$mpi allgatherv: $algo not used ($work/$name-${algo%%:*}.counts)"
+    done
 }
 
 test_neighbor() {
@@ -359,6 +386,7 @@ if [ "$ompi_build" != - ]; then
     setup_mpi "$ompi_build"
     if check_library; then
         test_edge 4
+        test_allgatherv 5
         test_neighbor 5
         test_linked
         test_fortran 3
@@ -372,6 +400,7 @@ if [ "$mpich_build" != - ]; then
     setup_mpi "$mpich_build"
     if check_library; then
         test_edge 3
+        test_allgatherv 3
         test_neighbor 3
         test_fortran 3
     fi
