@@ -11,6 +11,10 @@
  * offsets (displacement * extent exactly). A persistent request computes
  * them once, at init, and posts MPI_Iallgatherv at each start, so it
  * completes in XCHG_Test / XCHG_Wait like MPI's own.
+ * One rank: MPICH 4.0's MPI_Allgatherv on a communicator of one rank copies
+ * the send block to the start of recvbuf, ignoring displs[0] (Open MPI
+ * places it right), so there the own block is copied by xchg instead: that
+ * is the whole of an allgatherv on one rank.
  * Cost: whatever the MPI library does (MPICH and Open MPI choose among ring,
  * recursive doubling and Bruck); no scratch of xchg's own except P ints of
  * displacements.
@@ -31,6 +35,7 @@ static int library_allgatherv(xchg_context *ctx, const xchg_args *a, const xchg_
     (void)plan;
     const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
     const xchg_side *s = &a->send, *r = &a->recv;
+    if (a->size == 1) return xchg_copy_self_block(a); /* see the header: MPICH 4.0 */
     size_t nbytes = (size_t)a->size * sizeof(int);
     int *displs = xchg_scratch_alloc(ctx, nbytes);
     if (!displs) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
@@ -65,7 +70,7 @@ static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *
     const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
     const xchg_side *s = &a->send, *r = &a->recv;
     *count = 0;
-    if (!plan->state) return library_allgatherv(ctx, a, plan); /* not persistent */
+    if (!plan->state || a->size == 1) return library_allgatherv(ctx, a, plan);
     int rc = MPI_Iallgatherv(sendbuf, s->counts[0], s->type.type, r->buf, r->counts,
                              (const int *)plan->state, r->type.type, a->comm, &reqs[0]);
     if (rc == MPI_SUCCESS) *count = 1;
