@@ -47,10 +47,11 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: mpirun -n P xchg-bench [options]\n"
-        "  -c, --coll C         alltoallv (default), alltoall, allgather\n"
+        "  -c, --coll C         alltoallv (default), alltoall, allgather, allgatherv\n"
         "  -m, --message-size [MIN:]MAX\n"
         "                       sizes S in bytes, powers of two from MIN to MAX (16:16384);\n"
-        "                       alltoall/allgather: block per peer; alltoallv: maximum block\n"
+        "                       alltoall/allgather: block per peer; alltoallv: maximum block;\n"
+        "                       allgatherv: largest contribution (rank p's from --dist)\n"
         "  -i, --iterations N   timed iterations per size and algorithm (500)\n"
         "  -x, --warmup N       untimed warm-up iterations (50)\n"
         "  -r, --rounds N       interleave: time MPI and every algorithm in N rounds of\n"
@@ -59,7 +60,7 @@ static void usage(FILE *out)
         "  -a, --algo SPEC      repeatable; default all (auto first). SPEC: all | auto | name[:p=v,...] |\n"
         "                       name:p=all | name:p=A..B (B may be P) | name:p=A,B,C\n"
         "                       (p=all: every valid value; unbounded integers: min..P)\n"
-        "  -d, --dist D         alltoallv block sizes: uniform (default), normal, powerlaw,\n"
+        "  -d, --dist D         alltoallv/allgatherv block sizes: uniform (default), normal, powerlaw,\n"
         "                       sparse, fft1, fft2 (fixed sizes, -m ignored)\n"
         "      --seed N         seed of the block sizes (1)\n"
         "      --csv FILE|-     write every row as CSV\n"
