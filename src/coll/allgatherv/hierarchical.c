@@ -22,15 +22,25 @@
  *      they lie), `exchange=ring` (N-1 steps around the leaders, each
  *      forwarding the node set it received) or `exchange=direct` (every
  *      leader posts its node's set to every other leader at once);
- *   3. intra-node: each leader broadcasts the whole result (every block)
- *      down a binomial tree over its node's local ranks.
+ *   3. intra-node: each leader shares the whole result (every block) with
+ *      its node: `share=binomial`, a binomial tree over the local ranks
+ *      (every message the whole result), or `share=scatter_ring`, the
+ *      scatter-allgather broadcast of van de Geijn (M. Barnett, S. Gupta,
+ *      D. G. Payne, L. Shuler, R. van de Geijn, J. Watts. Interprocessor
+ *      collective communication library (InterCom). Proceedings of the
+ *      Scalable High-Performance Computing Conference, IEEE, 1994.
+ *      DOI 10.1109/SHPCC.1994.296665; Thakur et al. 2005 use it for long
+ *      broadcasts): the P blocks cut into Q chunks of consecutive ranks,
+ *      chunk j sent to local rank j, then Q-1 ring steps among the local
+ *      ranks (the leader, which holds everything, receives nothing).
  * Zero-byte blocks and messages are skipped on both sides alike. One rank
  * per node: no gather and no broadcast; one node: no exchange.
  * Cost, with Q ranks on the largest node, N nodes, m the mean block and
  * n = P m: gather (Q-1)(o + m beta_local) + alpha_local at the leader;
  * ring (N-1)(alpha_remote + Q m beta_remote) or direct
- * alpha_remote + (N-1) Q m beta_remote (+ 2(N-1) o); broadcast
- * ceil(log2 Q)(alpha_local + n beta_local). Fewest inter-node messages
+ * alpha_remote + (N-1) Q m beta_remote (+ 2(N-1) o); share: binomial
+ * ceil(log2 Q)(alpha_local + n beta_local), scatter_ring
+ * (2Q-2) alpha_local + 2 (Q-1)/Q n beta_local. Fewest inter-node messages
  * (N-1 per node), at the price of serial work at the leader.
  * Memory: P ints and P MPI_Aint of workspace for the message types, and
  * max(Q, 2N) MPI_Requests.
@@ -41,9 +51,11 @@
 #include "../../select/model.h"
 #include "blocks.h"
 
-enum { PARAM_EXCHANGE };
+enum { PARAM_EXCHANGE, PARAM_SHARE };
 enum { EXCHANGE_RING, EXCHANGE_DIRECT };
 static const char *const exchange_names[] = {"ring", "direct", NULL};
+enum { SHARE_BINOMIAL, SHARE_SCATTER_RING };
+static const char *const share_names[] = {"binomial", "scatter_ring", NULL};
 enum { TAG_GATHER = 1, TAG_EXCHANGE = 2, TAG_SHARE = 3 };
 
 /* The ranks of node n into w->ranks; returns how many. */
@@ -146,6 +158,51 @@ fail:
     return rc;
 }
 
+/* The ranks of chunk j of Q (consecutive ranks, P/Q of them, rounded) into
+ * w->ranks; returns how many. */
+static int chunk_ranks(int P, int Q, int j, agv_work *w)
+{
+    int first = (int)((int64_t)P * j / Q), last = (int)((int64_t)P * (j + 1) / Q);
+    for (int q = first; q < last; q++) w->ranks[q - first] = q;
+    return last - first;
+}
+
+/* Scatter-allgather broadcast of every block from local rank 0: chunk j to
+ * local rank j, then a ring in which local rank l forwards chunk l-s at
+ * step s to l+1; local rank 0 has every chunk, so the ring's last rank
+ * sends nothing to it. */
+static int share_scatter_ring(const xchg_args *a, const xchg_topology *t, agv_work *w,
+                              MPI_Request *reqs)
+{
+    const int node = t->node_of_rank[a->rank], Q = t->node_size[node];
+    const int l = t->local_rank_of[a->rank], P = a->size;
+    const int right = xchg_rank_on_node(t, node, (l + 1) % Q);
+    const int left = xchg_rank_on_node(t, node, (l - 1 + Q) % Q);
+    int rc = MPI_SUCCESS, nreq = 0;
+    if (l == 0)
+        for (int j = 1; j < Q; j++)
+            XCHG_CHECK(agv_post_blocks(a, w, chunk_ranks(P, Q, j, w),
+                                       xchg_rank_on_node(t, node, j), TAG_SHARE, 1, reqs, &nreq));
+    else
+        XCHG_CHECK(agv_post_blocks(a, w, chunk_ranks(P, Q, l, w), xchg_rank_on_node(t, node, 0),
+                                   TAG_SHARE, 0, reqs, &nreq));
+    XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+    nreq = 0;
+    for (int s = 0; s < Q - 1; s++) {
+        if (l != 0) /* the leader receives nothing */
+            XCHG_CHECK(agv_post_blocks(a, w, chunk_ranks(P, Q, (l - s - 1 + Q) % Q, w), left,
+                                       TAG_SHARE + 1, 0, reqs, &nreq));
+        if (l != Q - 1)
+            XCHG_CHECK(agv_post_blocks(a, w, chunk_ranks(P, Q, (l - s + Q) % Q, w), right,
+                                       TAG_SHARE + 1, 1, reqs, &nreq));
+        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        nreq = 0;
+    }
+fail:
+    if (nreq > 0) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    return rc;
+}
+
 static int hierarchical(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     const xchg_topology *t = &ctx->topo;
@@ -163,7 +220,10 @@ static int hierarchical(xchg_context *ctx, const xchg_args *a, const xchg_plan *
     if (t->num_nodes > 1 && t->local_rank_of[a->rank] == 0)
         XCHG_CHECK(exchange(a, t, (int)plan->choice.value[PARAM_EXCHANGE], &w, reqs));
     xchg_phase_end(ctx, "inter-node");
-    if (t->node_size[node] > 1) XCHG_CHECK(share(a, t, &w, reqs));
+    if (t->node_size[node] > 1)
+        XCHG_CHECK(plan->choice.value[PARAM_SHARE] == SHARE_SCATTER_RING
+                       ? share_scatter_ring(a, t, &w, reqs)
+                       : share(a, t, &w, reqs));
     xchg_phase_end(ctx, "intra-node");
 fail:
     agv_work_free(ctx, &w);
@@ -187,9 +247,12 @@ static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xch
     if (Q > 1) {
         xchg_cost_phase gather = {.rounds = 1, .local_msgs = Q - 1,
                                   .local_bytes = (Q - 1) * c->block};
-        double levels = ceil_log2(Q);
+        double levels = ceil_log2(Q), n = c->P * c->block;
         xchg_cost_phase share = {.rounds = levels, .local_msgs = levels,
-                                 .local_bytes = levels * c->P * c->block};
+                                 .local_bytes = levels * n};
+        if (choice->value[PARAM_SHARE] == SHARE_SCATTER_RING)
+            share = (xchg_cost_phase){.rounds = 2.0 * (Q - 1), .local_msgs = 2.0 * (Q - 1),
+                                      .local_bytes = 2.0 * (Q - 1) / Q * n};
         total += xchg_cost_of_phase(c, plat, &gather) + xchg_cost_of_phase(c, plat, &share);
     }
     if (N > 1) {
@@ -204,13 +267,18 @@ static double cost(const xchg_cost_case *c, const xchg_choice *choice, const xch
 const xchg_algorithm xchg_algo_allgatherv_hierarchical = {
     .coll = XCHG_ALLGATHERV,
     .name = "hierarchical",
-    .summary = "node-aware: gather to a leader per node, leaders exchange, binomial share",
+    .summary = "node-aware: gather to a leader per node, leaders exchange, share in the node",
     .reference = "Kinkead et al. 2025",
     .run = hierarchical,
-    .num_params = 1,
+    .num_params = 2,
     .params = {[PARAM_EXCHANGE] = {.name = "exchange", .kind = XCHG_PARAM_ENUM,
                                    .def = EXCHANGE_RING, .names = exchange_names,
                                    .help = "how the leaders exchange their nodes' blocks: "
-                                           "ring (N-1 steps) or direct (all at once)"}},
+                                           "ring (N-1 steps) or direct (all at once)"},
+               [PARAM_SHARE] = {.name = "share", .kind = XCHG_PARAM_ENUM,
+                                .def = SHARE_BINOMIAL, .names = share_names,
+                                .help = "how a leader shares the result in its node: binomial "
+                                        "tree (log2 Q whole messages) or scatter_ring (a chunk "
+                                        "to each, then a ring: about 2x the data)"}},
     .cost = cost,
 };
