@@ -9,8 +9,9 @@ int agv_work_alloc(xchg_context *ctx, const xchg_args *a, agv_work *w)
     w->bytes = P * (2 * sizeof(int) + sizeof(MPI_Aint)) + sizeof(MPI_Aint);
     char *mem = xchg_scratch_alloc(ctx, w->bytes);
     if (!mem) {
+        size_t wanted = w->bytes;
         w->bytes = 0;
-        return xchg_error(MPI_ERR_NO_MEM, "allgatherv: out of memory (%zu bytes)", P);
+        return xchg_error(MPI_ERR_NO_MEM, "allgatherv: out of memory (%zu bytes)", wanted);
     }
     w->displs = (MPI_Aint *)mem; /* first: aligned */
     w->ranks = (int *)(w->displs + P);

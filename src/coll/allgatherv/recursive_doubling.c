@@ -66,7 +66,7 @@ static int recursive_doubling(xchg_context *ctx, const xchg_args *a, const xchg_
         XCHG_CHECK(agv_post_blocks(a, &w, all_but(P, me, w.ranks), me - p2, 1, 0, reqs, &nreq));
         XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
-        goto fail; /* done */
+        goto fail; /* done: the one exit path frees the workspace */
     }
     int extra = me + p2 < P ? me + p2 : -1;
     if (extra >= 0) {
