@@ -281,10 +281,11 @@ test_mpi4py() {
         name=mpi4py-$setting
         case $setting in
         default) xlaunch $name $np -- "$py" "$src/mpi4py_collectives.py" ;;
-        mpi) xlaunch $name $np XCHG_ALLTOALL=mpi XCHG_ALLTOALLV=mpi XCHG_ALLGATHER=mpi -- \
+        mpi) xlaunch $name $np XCHG_ALLTOALL=mpi XCHG_ALLTOALLV=mpi XCHG_ALLGATHER=mpi \
+                 XCHG_ALLGATHERV=mpi -- \
                  "$py" "$src/mpi4py_collectives.py" ;;
         bruck) xlaunch $name $np XCHG_ALLTOALL=bruck XCHG_ALLTOALLV=parlogna:radix=3 \
-                   XCHG_ALLGATHER=ring -- "$py" "$src/mpi4py_collectives.py" ;;
+                   XCHG_ALLGATHER=ring XCHG_ALLGATHERV=bruck -- "$py" "$src/mpi4py_collectives.py" ;;
         esac
         rc=$?
         verdict "mpi4py, np=$np, under xchg-run (selection: $setting)" $rc || continue
@@ -298,8 +299,10 @@ test_mpi4py() {
             local algos
             algos=$(sed -n 's/^algorithm \([a-z]*\) \([^ ]*\) .*/\1=\2/p' "$work/$name.counts" | tr '\n' ' ')
             case $setting in
-            mpi) [[ $algos == *alltoall=mpi* && $algos == *alltoallv=mpi* && $algos == *allgather=mpi* ]] ;;
-            bruck) [[ $algos == *alltoall=bruck* && $algos == *alltoallv=parlogna* && $algos == *allgather=ring* ]] ;;
+            mpi) [[ $algos == *alltoall=mpi* && $algos == *alltoallv=mpi* && $algos == *allgather=mpi* &&
+                    $algos == *allgatherv=mpi* ]] ;;
+            bruck) [[ $algos == *alltoall=bruck* && $algos == *alltoallv=parlogna* && $algos == *allgather=ring* &&
+                      $algos == *allgatherv=bruck* ]] ;;
             esac && pass "mpi4py ($setting): the environment chose the algorithms: $algos" ||
                 fail "mpi4py ($setting): algorithms used: $algos"
         fi
