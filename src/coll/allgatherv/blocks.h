@@ -13,7 +13,7 @@
  * receiver skip it alike. The datatype is freed right after posting (MPI
  * completes pending operations on a freed datatype normally).
  *
- * Scratch: the lists' workspace, P ints and P MPI_Aint (agv_work).
+ * Scratch: the lists' workspace, 2P ints and P MPI_Aint (agv_work).
  */
 #ifndef XCHG_COLL_ALLGATHERV_BLOCKS_H
 #define XCHG_COLL_ALLGATHERV_BLOCKS_H

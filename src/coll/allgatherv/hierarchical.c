@@ -42,7 +42,7 @@
  * ceil(log2 Q)(alpha_local + n beta_local), scatter_ring
  * (2Q-2) alpha_local + 2 (Q-1)/Q n beta_local. Fewest inter-node messages
  * (N-1 per node), at the price of serial work at the leader.
- * Memory: P ints and P MPI_Aint of workspace for the message types, and
+ * Memory: 2P ints and P MPI_Aint of workspace for the message types, and
  * max(Q, 2N) MPI_Requests.
  */
 #include "../../core/error.h"

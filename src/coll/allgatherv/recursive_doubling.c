@@ -23,7 +23,7 @@
  * blocks: with uneven blocks the busiest pair's), plus, with extras, the
  * fold: beta * (m_extra + n). A power of two is allgather's
  * log2 P * alpha + (n - m) * beta.
- * Memory: P ints and P MPI_Aint of workspace for the message types.
+ * Memory: 2P ints and P MPI_Aint of workspace for the message types.
  */
 #include "../../core/error.h"
 #include "../../select/model.h"
