@@ -9,10 +9,11 @@
  * Algorithm selection for a collective, highest priority first:
  *   1. XCHG_Comm_set_algorithm(comm, "alltoallv", "scattered:batch=8")
  *   2. the environment: XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLTOALLW,
- *      XCHG_ALLGATHER, XCHG_NEIGHBOR_ALLTOALLV
+ *      XCHG_ALLGATHER, XCHG_ALLGATHERV, XCHG_NEIGHBOR_ALLTOALLV
  *   3. a rule of the tuning file (XCHG_TUNING_FILE)
  *   4. the cost model (alltoallv, alltoallw: on sizes agreed by an
- *      MPI_Allreduce on a sampled schedule, XCHG_AGREE)
+ *      MPI_Allreduce on a sampled schedule, XCHG_AGREE; allgatherv: on the
+ *      recvcounts every rank passes)
  * A selection string is "name" or "name:param=value,param=value".
  *
  * Device (GPU) buffers: a call whose buffers are GPU memory (CUDA; ROCm when
@@ -73,6 +74,21 @@ int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
 
 /*
+ * MPI_Allgatherv's arguments: rank p's block (sendcount of sendtype there)
+ * lands at displs[p] extents of recvtype into recvbuf, recvcounts[p]
+ * elements, the same recvcounts and displs on every rank. Counts may be
+ * zero; displacements may be in any order and leave gaps; with sendbuf
+ * MPI_IN_PLACE the own block is already at displs[rank]. Selection as for
+ * the others ("allgatherv", XCHG_ALLGATHERV); since every rank knows every
+ * block's size, automatic selection sees the real sizes (the mean and the
+ * largest block) without any agreement. There is no nonblocking form yet
+ * (see XCHG_Allgatherv_init for the persistent one).
+ */
+int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm);
+
+/*
  * Persistent collectives (MPI-4's MPI_Alltoall_init etc., plus xchg's own
  * request type). An *_init call is collective: it selects the algorithm and
  * builds its plan once (sub-communicators, schedules, and everything that
@@ -123,6 +139,11 @@ int XCHG_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
 int XCHG_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, XCHG_Request *request);
+
+int XCHG_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                         XCHG_Request *request);
 
 /*
  * Neighbourhood alltoallv (MPI-4's MPI_Neighbor_alltoallv_init, same
@@ -250,7 +271,7 @@ int XCHG_Request_free(XCHG_Request *request);
 
 /*
  * Choose the algorithm that `collective` ("alltoall", "alltoallv", "alltoallw",
- * "allgather", "neighbor_alltoallv")
+ * "allgather", "allgatherv", "neighbor_alltoallv")
  * uses on `comm` from now on. `selection` is "name[:param=value,...]"; NULL or ""
  * removes the choice, so the environment or the default applies again. Call it
  * on every rank of `comm` with the same choice: the first xchg call on a

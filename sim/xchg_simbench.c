@@ -3,7 +3,7 @@
  * runner (sim/run) and the SMPI smoke test (sim/smoke). It also builds and
  * runs with a real MPI.
  *
- *   xchg-simbench [--coll alltoall|alltoallv|allgather] [-s BYTES] [--dist uniform|normal|powerlaw|sparse]
+ *   xchg-simbench [--coll alltoall|alltoallv|allgather|allgatherv] [-s BYTES] [--dist uniform|normal|powerlaw|sparse]
  *                 [-i ITERS] [-x WARMUP] [--no-verify] [--shared-buffers] [--p2p-barrier] [--header]
  *                 [--skew MIF [--skew-dist uniform|one-late]] ALGO...
  *
@@ -14,6 +14,16 @@
  *
  * allgather: each rank's block of S bytes (MPI_BYTE) to every rank; "mpi" is
  * MPI_Allgather, the byte counts of the row are those of an alltoall of S.
+ *
+ * allgatherv: rank i contributes the block the distribution gives from rank
+ * i to rank i+1 (mod P) (uniform: S from everyone; normal, powerlaw: uneven;
+ * sparse: S from one rank in eight, nothing from the others), packed in rank
+ * order; "mpi" is MPI_Allgatherv. Its byte counts are what any schedule
+ * must move (for sim/run's lower bound): every block leaves its rank and its
+ * node once (max_rank_send, the node sums), a node receives every block of
+ * the other nodes once (max_node_offnode_recv), and every block reaches
+ * each other node (total_offnode: block x (nodes - 1)); no links line (the
+ * per-block routes of a direct exchange bound no allgather).
  *
  * Block sizes (bytes from rank i to rank j, MPI_BYTE):
  *   uniform   S
@@ -211,7 +221,7 @@ static int timing_barrier(int p2p, int rank, int size)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: xchg-simbench [--coll alltoall|alltoallv|allgather] [-s BYTES] "
+    fprintf(stderr, "usage: xchg-simbench [--coll alltoall|alltoallv|allgather|allgatherv] [-s BYTES] "
                     "[--dist uniform|normal|powerlaw|sparse] [-i ITERS] [-x WARMUP] [--seed N] "
                     "[--no-verify] [--shared-buffers] [--p2p-barrier] [--header]\n"
                     "                     [--skew MIF [--skew-dist uniform|one-late]] ALGO...\n"
@@ -343,7 +353,9 @@ int main(int argc, char **argv)
         }
     }
     int is_alltoall = !strcmp(coll, "alltoall"), is_allgather = !strcmp(coll, "allgather");
-    if ((!is_alltoall && !is_allgather && strcmp(coll, "alltoallv")) || first_algo == argc ||
+    int is_allgatherv = !strcmp(coll, "allgatherv");
+    if ((!is_alltoall && !is_allgather && !is_allgatherv && strcmp(coll, "alltoallv")) ||
+        first_algo == argc ||
         iters < 1 || ((is_alltoall || is_allgather) && dist != DIST_UNIFORM) || s < 0 ||
         s > INT32_MAX / 64) {
         if (!rank) usage();
@@ -356,8 +368,10 @@ int main(int argc, char **argv)
     int *sdispls = malloc(size * sizeof(int)), *rdispls = malloc(size * sizeof(int));
     int64_t stotal = 0, rtotal = 0;
     for (int p = 0; p < size; p++) {
-        scounts[p] = block_bytes(dist, s, seed, rank, p);
-        rcounts[p] = block_bytes(dist, s, seed, p, rank);
+        scounts[p] = is_allgatherv ? block_bytes(dist, s, seed, rank, (rank + 1) % size)
+                                   : block_bytes(dist, s, seed, rank, p);
+        rcounts[p] = is_allgatherv ? block_bytes(dist, s, seed, p, (p + 1) % size)
+                                   : block_bytes(dist, s, seed, p, rank);
         sdispls[p] = (int)stotal;
         rdispls[p] = (int)rtotal;
         stotal += scounts[p];
@@ -394,8 +408,18 @@ int main(int argc, char **argv)
     CHECK(MPI_Allreduce(mine + 1, node_sums, 2, MPI_INT64_T, MPI_SUM, node));
     int64_t local4[4] = {mine[0], mine[1], node_sums[0], node_sums[1]};
     CHECK(MPI_Allreduce(local4, maxes, 4, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD));
-    int64_t total_offnode = 0;
-    CHECK(MPI_Allreduce(mine + 1, &total_offnode, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+    int64_t total_offnode = 0, crossings = mine[1];
+    if (is_allgatherv) { /* what any schedule must move (header) */
+        int64_t offnode_in = 0;
+        for (int p = 0; p < size; p++)
+            if (leader_of[p] != leader) offnode_in += rcounts[p];
+        int64_t out_in[2] = {nodes > 1 ? scounts[0] : 0, is_leader ? offnode_in : 0};
+        CHECK(MPI_Allreduce(out_in, node_sums, 2, MPI_INT64_T, MPI_SUM, node));
+        int64_t once[4] = {scounts[0], out_in[0], node_sums[0], node_sums[1]};
+        CHECK(MPI_Allreduce(once, maxes, 4, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD));
+        crossings = scounts[0] * (int64_t)(nodes - 1);
+    }
+    CHECK(MPI_Allreduce(&crossings, &total_offnode, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
 
     /* The collectives run on a duplicate of MPI_COMM_WORLD that is freed
      * before MPI_Finalize: xchg's per-communicator state (e.g. the MPI windows
@@ -408,7 +432,7 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &work));
 
     double message_us = skew_mif > 0 ? measure_message_us(s) : 0;
-    print_busiest_links(scounts, rank, size);
+    if (!is_allgatherv) print_busiest_links(scounts, rank, size);
 
     if (rank == 0 && header)
         printf("coll,algo,P,nodes,Q,S,dist,iters,t_min,t_avg,t_max,max_rank_send,"
@@ -443,6 +467,11 @@ int main(int argc, char **argv)
             else if (is_allgather)
                 rc = use_mpi ? MPI_Allgather(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, work)
                              : XCHG_Allgather(sbuf, (int)s, MPI_BYTE, rbuf, (int)s, MPI_BYTE, work);
+            else if (is_allgatherv) /* the own block, sbuf's first, to everyone */
+                rc = use_mpi ? MPI_Allgatherv(sbuf, scounts[0], MPI_BYTE, rbuf, rcounts, rdispls,
+                                              MPI_BYTE, work)
+                             : XCHG_Allgatherv(sbuf, scounts[0], MPI_BYTE, rbuf, rcounts, rdispls,
+                                               MPI_BYTE, work);
             else
                 rc = use_mpi ? MPI_Alltoallv(sbuf, scounts, sdispls, MPI_BYTE, rbuf, rcounts,
                                              rdispls, MPI_BYTE, work)
@@ -453,7 +482,8 @@ int main(int argc, char **argv)
             if (verify && it == 0)
                 for (int p = 0; p < size && !bad; p++)
                     for (int64_t k = 0; k < rcounts[p]; k++)
-                        if (rbuf[rdispls[p] + k] != pattern(p, is_allgather ? 0 : rank, k)) {
+                        if (rbuf[rdispls[p] + k] !=
+                            pattern(p, is_allgather || is_allgatherv ? 0 : rank, k)) {
                             fprintf(stderr, "xchg-simbench: %s: rank %d: byte %lld from rank %d wrong\n",
                                     algo, rank, (long long)k, p);
                             bad = 1;

@@ -83,6 +83,20 @@ int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     return xchg_raise(comm, rc);
 }
 
+int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_allgatherv(&args, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    return xchg_raise(comm, rc);
+}
+
 int XCHG_Comm_set_algorithm(MPI_Comm comm, const char *collective, const char *selection)
 {
     xchg_context *ctx;

@@ -184,6 +184,22 @@ int XCHG_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     return xchg_raise(comm, rc);
 }
 
+int XCHG_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                         XCHG_Request *request)
+{
+    xchg_context *ctx;
+    xchg_args args;
+    int rc = request ? MPI_SUCCESS : xchg_error(MPI_ERR_ARG, "request is NULL");
+    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS)
+        rc = xchg_args_allgatherv(&args, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                  displs, recvtype, ctx->comm, ctx->rank, ctx->size);
+    if (rc == MPI_SUCCESS) rc = xchg_request_create(comm, ctx, &args, info, request);
+    return xchg_raise(comm, rc);
+}
+
 int XCHG_Start(XCHG_Request *request)
 {
     struct xchg_request *req = request ? *request : NULL;

@@ -18,8 +18,10 @@ static const char *const bad_names[NUM_BAD] = {
 static const int bad_class[NUM_BAD] = {MPI_ERR_COUNT, MPI_ERR_COUNT, MPI_ERR_BUFFER,
                                        MPI_ERR_BUFFER, MPI_ERR_TYPE, MPI_ERR_TYPE, MPI_ERR_ARG,
                                        MPI_ERR_ARG, MPI_ERR_ARG};
-static const char *const env_names[XCHG_NUM_COLL] = {"XCHG_ALLTOALL", "XCHG_ALLTOALLV",
-                                                     "XCHG_ALLGATHER"};
+static const char *const env_names[XCHG_NUM_COLL] = {
+    [XCHG_ALLTOALL] = "XCHG_ALLTOALL", [XCHG_ALLTOALLV] = "XCHG_ALLTOALLV",
+    [XCHG_ALLGATHER] = "XCHG_ALLGATHER", [XCHG_NEIGHBOR_ALLTOALLV] = "XCHG_NEIGHBOR_ALLTOALLV",
+    [XCHG_ALLTOALLW] = "XCHG_ALLTOALLW", [XCHG_ALLGATHERV] = "XCHG_ALLGATHERV"};
 
 static int check_error(int rc, int want_class, const char *what)
 {
@@ -87,6 +89,9 @@ static int bad_call(MPI_Comm comm, xchg_coll coll, int bad)
     int rc;
     if (coll == XCHG_ALLTOALLV) rc = XCHG_Alltoallv(sb, sc, sd, st, rb, rcnt, rd, rt, comm);
     else if (coll == XCHG_ALLTOALL) rc = XCHG_Alltoall(sb, scount, st, rb, rcount, rt, comm);
+    else if (coll == XCHG_ALLGATHERV)
+        rc = XCHG_Allgatherv(sb, bad == BAD_NEG_SEND ? scount : rcnt[rank], st, rb, rcnt, rd, rt,
+                             comm);
     else rc = XCHG_Allgather(sb, scount, st, rb, rcount, rt, comm);
     if (bad >= BAD_UNKNOWN_ENV) unsetenv(env_names[coll]);
     ok = check_error(rc, bad_class[bad], bad_names[bad]);
@@ -194,11 +199,46 @@ static void bad_selections(MPI_Comm comm, xchg_coll coll, tally *t)
     XCHG_Comm_set_algorithm(comm, coll_name(coll), NULL);
 }
 
+/* Allgatherv's own: missing recvcounts or displs (MPI_ERR_ARG), and a
+ * send block whose size differs from recvcounts[rank] (MPI_ERR_TRUNCATE);
+ * nothing written. */
+static int bad_allgatherv(MPI_Comm comm, int which)
+{
+    static const char *const what[3] = {"recvcounts NULL", "displs NULL",
+                                        "sendcount differs from recvcounts[rank]"};
+    static const int want[3] = {MPI_ERR_ARG, MPI_ERR_ARG, MPI_ERR_TRUNCATE};
+    int rank, size, ok;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *counts = malloc(2 * (size_t)size * sizeof(int)), *displs = counts + size;
+    int *recvbuf = malloc(2 * (size_t)size * sizeof(int) + sizeof(int));
+    int *before = malloc(2 * (size_t)size * sizeof(int) + sizeof(int)), sendbuf[3] = {1, 2, 3};
+    for (int p = 0; p < 2 * size + 1; p++) recvbuf[p] = before[p] = -3 - p;
+    for (int p = 0; p < size; p++) counts[p] = p % 3 == 1 ? 0 : 2, displs[p] = 2 * (size - 1 - p);
+    int rc = XCHG_Allgatherv(sendbuf, which == 2 ? counts[rank] + 1 : counts[rank], MPI_INT,
+                             recvbuf, which == 0 ? NULL : counts, which == 1 ? NULL : displs,
+                             MPI_INT, comm);
+    ok = check_error(rc, want[which], what[which]);
+    if (ok && memcmp(recvbuf, before, (2 * (size_t)size + 1) * sizeof(int)) != 0)
+        ok = fail_msg("%s: the receive buffer changed", what[which]);
+    free(counts);
+    free(recvbuf);
+    free(before);
+    return ok;
+}
+
 int badinput_run(MPI_Comm comm, const char *layout_name, tally *t)
 {
     int size;
     MPI_Comm_size(comm, &size);
-    for (int coll = 0; coll < XCHG_NUM_DENSE_COLL; coll++) {
+    for (int which = 0; which < 3; which++) {
+        snprintf(current_case, sizeof current_case, "bad input: allgatherv case %d P=%d layout=%s",
+                 which, size, layout_name);
+        record_case(comm, bad_allgatherv(comm, which), t);
+    }
+    for (int coll = 0; coll < XCHG_NUM_COLL; coll++) {
+        /* alltoallw's bad input has its own cases (tests/alltoallw.c) */
+        if (!xchg_coll_is_dense(coll) || coll == XCHG_ALLTOALLW) continue;
         for (int bad = 0; bad < NUM_BAD; bad++) {
             snprintf(current_case, sizeof current_case, "bad input: %s %s P=%d layout=%s",
                      coll_name((xchg_coll)coll), bad_names[bad], size, layout_name);

@@ -8,7 +8,7 @@ set -euo pipefail
 build=${1:?usage: check-inventory.sh BUILD_DIR}
 defined=$(nm --defined-only "$build/libxchg.a" | awk '$2 ~ /^[DdRr]$/ && $3 ~ /^xchg_algo_/ {print $3}' |
           sed 's/^xchg_algo_//' | sort -u)
-registered=$("$build/tools/xchg-info" --markdown | awk -F'|' '/^\| (alltoall|alltoallv|allgather|neighbor_alltoallv) /{
+registered=$("$build/tools/xchg-info" --markdown | awk -F'|' '/^\| (alltoall|alltoallv|allgather|allgatherv|neighbor_alltoallv) /{
                  gsub(/[ `]/, "", $2); gsub(/[ `]/, "", $3); print $2 "_" $3}' | sort -u)
 missing=$(comm -23 <(echo "$defined") <(echo "$registered"))
 extra=$(comm -13 <(echo "$defined") <(echo "$registered"))

@@ -1,7 +1,7 @@
 /*
  * xchg-harness: checks every registered algorithm byte for byte against the
  * MPI library's own collective (PMPI_Alltoallv, PMPI_Alltoall,
- * PMPI_Allgather, PMPI_Alltoallw: tests/alltoallw.c).
+ * PMPI_Allgather, PMPI_Allgatherv, PMPI_Alltoallw: tests/alltoallw.c).
  *
  * One launch covers many communicator sizes: for each P in --sizes the first
  * P ranks of MPI_COMM_WORLD form a communicator (the others wait). For each
@@ -60,9 +60,11 @@ static const layout layouts[] = {
 
 static const char *const coll_names[XCHG_NUM_COLL] = {
     [XCHG_ALLTOALL] = "alltoall", [XCHG_ALLTOALLV] = "alltoallv", [XCHG_ALLGATHER] = "allgather",
-    [XCHG_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv", [XCHG_ALLTOALLW] = "alltoallw"};
+    [XCHG_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv", [XCHG_ALLTOALLW] = "alltoallw",
+    [XCHG_ALLGATHERV] = "allgatherv"};
 /* The collectives the sweep covers, in order. */
-static const xchg_coll swept[] = {XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLGATHER, XCHG_ALLTOALLW};
+static const xchg_coll swept[] = {XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLGATHER, XCHG_ALLTOALLW,
+                                  XCHG_ALLGATHERV};
 #define NUM_SWEPT ((int)(sizeof swept / sizeof swept[0]))
 const char *coll_name(xchg_coll coll) { return coll_names[coll]; }
 
@@ -124,10 +126,10 @@ typedef struct case_spec {
     xchg_coll coll;
     const char *selection;   /* full selection string */
     const char *layout;
-    int pattern;             /* alltoallv */
+    int pattern;             /* alltoallv, allgatherv (contributions) */
     int block;               /* alltoall/allgather: receive elements per peer */
     const test_type *type;
-    int displ;               /* alltoallv */
+    int displ;               /* alltoallv, allgatherv */
     int in_place;
     int starts;              /* > 0: a persistent request (XCHG_*_init), started
                                 this many times with new data each time */
@@ -158,7 +160,7 @@ static void describe_case(MPI_Comm comm, const case_spec *c)
 {
     int size;
     MPI_Comm_size(comm, &size);
-    if (xchg_coll_is_v(c->coll))
+    if (xchg_coll_is_v(c->coll) || c->coll == XCHG_ALLGATHERV)
         snprintf(current_case, sizeof current_case,
                  "%s algo=%s P=%d layout=%s pattern=%s type=%s displs=%s in_place=%d "
                  "starts=%d seed=%llu",
@@ -219,6 +221,72 @@ static int run_alltoallv(MPI_Comm comm, const case_spec *c)
     free(got);
     free(want);
     free(sc);
+    return ok;
+}
+
+/*
+ * PMPI_Allgatherv, except on one rank without MPI_IN_PLACE: MPICH 4.0 then
+ * copies the send block to the start of the receive buffer, ignoring
+ * displs[0] (Open MPI places it right). There the reference is that copy,
+ * made with MPI_Sendrecv on MPI_COMM_SELF, which is all the call does.
+ */
+static int reference_allgatherv(const void *sb, int sn, MPI_Datatype st, unsigned char *rb,
+                                const int *rcnt, const int *rd, MPI_Datatype rt, MPI_Comm comm)
+{
+    int size;
+    MPI_Aint lb, extent;
+    MPI_Comm_size(comm, &size);
+    if (size > 1 || sb == MPI_IN_PLACE) return PMPI_Allgatherv(sb, sn, st, rb, rcnt, rd, rt, comm);
+    MPI_Type_get_extent(rt, &lb, &extent);
+    return PMPI_Sendrecv(sb, sn, st, 0, 0, rb + (MPI_Aint)rd[0] * extent, rcnt[0], rt, 0, 0,
+                         MPI_COMM_SELF, MPI_STATUS_IGNORE);
+}
+
+/*
+ * Allgatherv: rank p contributes pattern_count(pattern, seed, p, p) receive
+ * elements (patterns: all zero, one hot rank, sparse contributions, a large
+ * one, ...), placed by the displacement layout (packed in rank order, or in
+ * reverse rank order with gaps); the same counts and displacements on every
+ * rank, as MPI requires.
+ */
+static int run_allgatherv(MPI_Comm comm, const case_spec *c)
+{
+    int rank, size, ok = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const test_type *t = c->type;
+    int *rcnt = malloc(2 * (size_t)size * sizeof(int)), *rd = rcnt + size;
+    for (int p = 0; p < size; p++) rcnt[p] = pattern_count(c->pattern, c->seed, p, p, size, t->size, 0);
+    int64_t rspan = layout_displs(c->displ, rcnt, size, rd);
+    int sn = c->in_place ? rcnt[rank] : rcnt[rank] * t->send_mult;
+    size_t rbytes = (size_t)(rspan * t->recv_extent) + 64;
+    size_t sbytes = (size_t)sn * (size_t)t->send_extent + 64;
+    unsigned char *sendbuf = malloc(sbytes), *got = malloc(rbytes), *want = malloc(rbytes);
+    const void *sb = c->in_place ? MPI_IN_PLACE : sendbuf;
+    MPI_Datatype stype = c->in_place ? t->recv : t->send;
+    XCHG_Request req = XCHG_REQUEST_NULL;
+    int rc = MPI_SUCCESS;
+    if (c->starts) {
+        MPI_Info info = selection_info(c->selection);
+        rc = XCHG_Allgatherv_init(sb, sn, stype, got, rcnt, rd, t->recv, comm, info, &req);
+        MPI_Info_free(&info);
+        if (rc != MPI_SUCCESS) ok = fail_msg("XCHG_Allgatherv_init: %d: %s", rc, XCHG_Last_error());
+    }
+    for (int call = 0; call < (c->starts ? c->starts : 1); call++) {
+        fill_bytes(sendbuf, sbytes, c->seed + (uint64_t)call, rank, 2);
+        fill_bytes(got, rbytes, c->seed + (uint64_t)call, rank, 3);
+        memcpy(want, got, rbytes);
+        if (c->starts) rc = req ? harness_start_and_wait(&req, call % 2) : rc;
+        else rc = XCHG_Allgatherv(sb, sn, stype, got, rcnt, rd, t->recv, comm);
+        int rrc = reference_allgatherv(sb, sn, stype, want, rcnt, rd, t->recv, comm);
+        if (rrc != MPI_SUCCESS) ok = ok && fail_msg("the reference PMPI_Allgatherv failed (%d)", rrc);
+        else ok = ok && harness_check_call(comm, XCHG_ALLGATHERV, rc, c->selection, got, want, rbytes);
+    }
+    if (req) XCHG_Request_free(&req);
+    free(sendbuf);
+    free(got);
+    free(want);
+    free(rcnt);
     return ok;
 }
 
@@ -307,8 +375,9 @@ static int run_case(MPI_Comm comm, const case_spec *c, tally *t)
     int ok = c->coll == XCHG_ALLTOALLW
                  ? run_alltoallw(comm, c->selection, c->pattern, c->displ, c->in_place, c->starts,
                                  c->seed)
-             : c->coll == XCHG_ALLTOALLV ? run_alltoallv(comm, c)
-                                         : run_uniform(comm, c);
+             : c->coll == XCHG_ALLTOALLV   ? run_alltoallv(comm, c)
+             : c->coll == XCHG_ALLGATHERV ? run_allgatherv(comm, c)
+                                          : run_uniform(comm, c);
     return record_case(comm, ok, t);
 }
 
@@ -321,7 +390,8 @@ static int check_refused(MPI_Comm comm, xchg_coll coll, const char *selection, c
 {
     static const char *const env[XCHG_NUM_COLL] = {
         [XCHG_ALLTOALL] = "XCHG_ALLTOALL", [XCHG_ALLTOALLV] = "XCHG_ALLTOALLV",
-        [XCHG_ALLGATHER] = "XCHG_ALLGATHER", [XCHG_ALLTOALLW] = "XCHG_ALLTOALLW"};
+        [XCHG_ALLGATHER] = "XCHG_ALLGATHER", [XCHG_ALLTOALLW] = "XCHG_ALLTOALLW",
+        [XCHG_ALLGATHERV] = "XCHG_ALLGATHERV"};
     int rank, size, cls = -1, ok = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -349,6 +419,8 @@ static int check_refused(MPI_Comm comm, xchg_coll coll, const char *selection, c
         rc = XCHG_Alltoallw(sendbuf, counts, bdispls, types, recvbuf, counts, bdispls, types, comm);
     else if (coll == XCHG_ALLTOALL)
         rc = XCHG_Alltoall(sendbuf, 4, MPI_INT, recvbuf, 4, MPI_INT, comm);
+    else if (coll == XCHG_ALLGATHERV)
+        rc = XCHG_Allgatherv(sendbuf, 4, MPI_INT, recvbuf, counts, displs, MPI_INT, comm);
     else
         rc = XCHG_Allgather(sendbuf, 4, MPI_INT, recvbuf, 4, MPI_INT, comm);
     unsetenv(env[coll]);
@@ -383,7 +455,8 @@ static void run_point(MPI_Comm comm, xchg_coll coll, const char *selection, cons
 {
     static const int blocks[] = {0, 1, 3, 64, 0 /* large: set below */};
     case_spec c = {.coll = coll, .selection = selection, .layout = lname};
-    const int v = xchg_coll_is_v(coll);
+    /* by pattern (alltoallv, alltoallw, allgatherv), else by block size */
+    const int v = xchg_coll_is_v(coll) || coll == XCHG_ALLGATHERV;
     int ncases = v ? NUM_PATTERNS : 5;
     if (o->quick && !full) ncases = v ? 3 : 2;
     int ntypes = full ? num_types : 1;
@@ -643,6 +716,7 @@ int main(int argc, char **argv)
     unsetenv("XCHG_ALLTOALLV");
     unsetenv("XCHG_ALLGATHER");
     unsetenv("XCHG_ALLTOALLW");
+    unsetenv("XCHG_ALLGATHERV");
     set_layout_env(0);
     types_create(&types, &num_types);
     alltoallw_types_create();

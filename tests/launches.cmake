@@ -30,8 +30,8 @@ xchg_launch(version            openmpi 60  "quick;full" COMMAND tests/check-vers
 xchg_launch(spack              openmpi 300 "quick;full;spack" COMMAND python3 tests/check-spack.py --cmake ${CMAKE_COMMAND} --mpicc ${MPI_C_COMPILER})
 
 # The correctness harness (tests/harness.c), quick: small worlds.
-xchg_launch(harness-openmpi-8  openmpi    300 quick NP 8 COMMAND ${harness} --quick --sizes=1,2,3,4,5,8)
-xchg_launch(harness-mpich-3    mpich      200 quick NP 3 COMMAND ${harness} --quick --sizes=1,3 --layouts=3)
+xchg_launch(harness-openmpi-8  openmpi    400 quick NP 8 COMMAND ${harness} --quick --sizes=1,2,3,4,5,8)
+xchg_launch(harness-mpich-3    mpich      300 quick NP 3 COMMAND ${harness} --quick --sizes=1,3 --layouts=3)
 xchg_launch(harness-asan-3     sanitizers 300 quick NP 3 COMMAND ${harness} --quick --sizes=3 --layouts=2 --leak-test=20)
 # Full: Open MPI, world of 16: P <= 8 all 12 layouts; P = 12, 16 the first 5
 # (one node, nodes of 2, 3 cyclic, 4, "3,2,4"), at most 6 parameter points

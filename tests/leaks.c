@@ -32,6 +32,10 @@ static int small_exchange(MPI_Comm comm, xchg_coll coll, int iteration)
     } else if (coll == XCHG_ALLTOALL) {
         rc = XCHG_Alltoall(sendbuf, n, MPI_INT, got, n, MPI_INT, comm);
         PMPI_Alltoall(sendbuf, n, MPI_INT, want, n, MPI_INT, comm);
+    } else if (coll == XCHG_ALLGATHERV) { /* rank p contributes p % 3 blocks of n: some none */
+        for (int p = 0; p < size; p++) counts[p] = (p % 3) * n / 2, displs[p] = n * (size - 1 - p);
+        rc = XCHG_Allgatherv(sendbuf, counts[rank], MPI_INT, got, counts, displs, MPI_INT, comm);
+        PMPI_Allgatherv(sendbuf, counts[rank], MPI_INT, want, counts, displs, MPI_INT, comm);
     } else {
         rc = XCHG_Allgather(sendbuf, n, MPI_INT, got, n, MPI_INT, comm);
         PMPI_Allgather(sendbuf, n, MPI_INT, want, n, MPI_INT, comm);
@@ -64,7 +68,9 @@ int leaks_run(MPI_Comm world, int iterations, tally *t)
         MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
         int size;
         MPI_Comm_size(comm, &size);
-        for (int coll = 0; coll < XCHG_NUM_DENSE_COLL; coll++) {
+        for (int coll = 0; coll < XCHG_NUM_COLL; coll++) {
+            /* alltoallw: alltoallv's algorithms, its own sweep (tests/alltoallw.c) */
+            if (!xchg_coll_is_dense(coll) || coll == XCHG_ALLTOALLW) continue;
             /* Each algorithm in turn with its defaults (where applicable). */
             int n = xchg_registry_count((xchg_coll)coll);
             const xchg_algorithm *algo = xchg_registry_get((xchg_coll)coll, (it / 2) % n);

@@ -35,6 +35,7 @@
 #define PALLTOALLV_INIT PMPI_Alltoallv_init
 #define PALLTOALLW_INIT PMPI_Alltoallw_init
 #define PALLGATHER_INIT PMPI_Allgather_init
+#define PALLGATHERV_INIT PMPI_Allgatherv_init
 #elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
 #define HAVE_MPI_PERSISTENT 1
 #define MPI_PERSISTENT_NAME "Open MPI MPIX_*_init (pcollreq)"
@@ -42,6 +43,7 @@
 #define PALLTOALLV_INIT PMPIX_Alltoallv_init
 #define PALLTOALLW_INIT PMPIX_Alltoallw_init
 #define PALLGATHER_INIT PMPIX_Allgather_init
+#define PALLGATHERV_INIT PMPIX_Allgatherv_init
 #else
 #define HAVE_MPI_PERSISTENT 0
 #define MPI_PERSISTENT_NAME "none"
@@ -80,6 +82,9 @@ static int mpi_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MP
     case XCHG_ALLGATHER:
         return PALLGATHER_INIT(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                                comm, MPI_INFO_NULL, req);
+    case XCHG_ALLGATHERV:
+        return PALLGATHERV_INIT(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->recvcounts,
+                                w->rdispls, MPI_BYTE, comm, MPI_INFO_NULL, req);
     default: return MPI_ERR_ARG;
     }
 #else
@@ -104,6 +109,9 @@ static int xchg_init(const bench_options *o, bench_workload *w, MPI_Comm comm, M
     case XCHG_ALLGATHER:
         return XCHG_Allgather_init(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count,
                                    MPI_BYTE, comm, info, req);
+    case XCHG_ALLGATHERV:
+        return XCHG_Allgatherv_init(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->recvcounts,
+                                    w->rdispls, MPI_BYTE, comm, info, req);
     default: return MPI_ERR_ARG;
     }
 }

@@ -25,6 +25,10 @@
  * runs at a stride of 16 (MPI_Type_vector(b/8, 8, 16, MPI_BYTE)), so every
  * peer has a different type on both sides and half of each buffer is
  * holes, as in the strided transposes of FFT codes.
+ *
+ * For allgatherv S is the largest contribution: rank p contributes the block
+ * --dist gives for (p, p) (uniform: [0, S], sparse: mostly nothing, ...; the
+ * fft patterns: their block from p to p), packed in rank order.
  */
 #include <limits.h>
 #include <math.h>
@@ -95,7 +99,8 @@ static int64_t block_bytes(const bench_options *opt, int from, int to, int nrank
 int bench_sizes(const bench_options *opt, int nranks, int64_t *sizes, int max_sizes)
 {
     (void)nranks;
-    if (xchg_coll_is_v(opt->coll) && (opt->dist == DIST_FFT1 || opt->dist == DIST_FFT2)) {
+    if ((xchg_coll_is_v(opt->coll) || opt->coll == XCHG_ALLGATHERV) &&
+        (opt->dist == DIST_FFT1 || opt->dist == DIST_FFT2)) {
         sizes[0] = opt->dist == DIST_FFT1 ? 64 : 512;
         return 1;
     }
@@ -162,11 +167,40 @@ static int alltoallw_workload(bench_workload *w, int rank, int nranks)
     return MPI_SUCCESS;
 }
 
+/* Allgatherv: rank p's contribution from --dist, packed in rank order. */
+static int allgatherv_workload(const bench_options *opt, int64_t size, int rank, int nranks,
+                               bench_workload *w)
+{
+    int *arrays = malloc(4 * (size_t)nranks * sizeof(int));
+    if (!arrays) return MPI_ERR_NO_MEM;
+    w->sendcounts = arrays; /* unused; owns the allocation (bench_workload_free) */
+    w->sdispls = arrays + nranks;
+    w->recvcounts = arrays + 2 * nranks;
+    w->rdispls = arrays + 3 * nranks;
+    int64_t offset = 0;
+    for (int p = 0; p < nranks; p++) {
+        int64_t bytes = block_bytes(opt, p, p, nranks, size);
+        if (offset + bytes > INT_MAX) return MPI_ERR_COUNT;
+        w->recvcounts[p] = (int)bytes;
+        w->rdispls[p] = (int)offset;
+        w->sendcounts[p] = w->sdispls[p] = 0;
+        offset += bytes;
+    }
+    w->count = w->recvcounts[rank];
+    w->send_bytes = (size_t)w->count;
+    w->recv_bytes = (size_t)offset;
+    w->total_bytes = w->count;
+    if (alloc_buffers(w) != MPI_SUCCESS) return MPI_ERR_NO_MEM;
+    for (int64_t k = 0; k < w->count; k++) w->sendbuf[k] = pattern_byte(rank, rank, k);
+    return MPI_SUCCESS;
+}
+
 int bench_workload_create(const bench_options *opt, int64_t size, int rank, int nranks,
                           bench_workload *w)
 {
     memset(w, 0, sizeof *w);
     w->size = size;
+    if (opt->coll == XCHG_ALLGATHERV) return allgatherv_workload(opt, size, rank, nranks, w);
     if (!xchg_coll_is_v(opt->coll)) {
         if (size > INT_MAX || size * nranks > INT_MAX) return MPI_ERR_COUNT;
         w->count = (int)size;
@@ -249,6 +283,12 @@ int bench_call(const bench_options *opt, bench_workload *w, int use_mpi, MPI_Com
                                   comm);
         return XCHG_Allgather(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                               comm);
+    case XCHG_ALLGATHERV:
+        if (use_mpi)
+            return PMPI_Allgatherv(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->recvcounts,
+                                   w->rdispls, MPI_BYTE, comm);
+        return XCHG_Allgatherv(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->recvcounts,
+                               w->rdispls, MPI_BYTE, comm);
     default:
         return MPI_ERR_ARG;
     }

@@ -42,8 +42,9 @@
 #include "xchg.h"
 
 static const xchg_coll all_colls[] = {XCHG_ALLTOALLV, XCHG_ALLTOALL, XCHG_ALLGATHER,
-                                      XCHG_NEIGHBOR_ALLTOALLV};
-#define NUM_COLLS 4
+                                      XCHG_ALLGATHERV, XCHG_NEIGHBOR_ALLTOALLV};
+#define NUM_COLLS 5
+static long long max_block = -1; /* --max-block: the largest block (alltoallv, allgatherv) */
 
 static void describe_range(const xchg_param_desc *p, char *buf, size_t len)
 {
@@ -263,7 +264,8 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
                             .min_node_size = ranks % ppn ? ranks % ppn : ppn,
                             .max_node_size = ranks < ppn ? ranks : ppn,
                             .bytes = xchg_select_size_bucket(bytes),
-                            .max_block_bytes = xchg_select_size_bucket(bytes),
+                            .max_block_bytes = xchg_select_size_bucket(
+                                max_block > bytes ? max_block : bytes),
                             .max_peers = peers > 0 && peers < ranks ? peers : ranks - 1};
     if (is_nbr) {
         in.nbr = (xchg_neighbor_input){nbr[0], nbr[1], nbr[2], nbr[3], nbr[4]};
@@ -311,12 +313,15 @@ static void usage(FILE *out)
                  "                                 [--ranks P --ppn Q]]\n"
                  "  no option: algorithms, topology and default selections\n"
                  "  --select COLL --bytes N: the algorithm chosen for COLL (alltoall,\n"
-                 "    alltoallv, allgather) with blocks of N bytes (alltoallv: the mean block),\n"
+                 "    alltoallv, allgather, allgatherv) with blocks of N bytes (alltoallv,\n"
+                 "    allgatherv: the mean block),\n"
                  "    honouring XCHG_ALLTOALL etc., what decided, and the cost model's K\n"
                  "    (default 10) cheapest candidates; with --ranks P --ppn Q the model's\n"
                  "    choice for P ranks on nodes of Q (any P; one process is enough), and\n"
                  "    with --predict SEL (repeatable) the model's time of SEL there, and\n"
-                 "    --peers K for a sparse alltoallv (K non-empty blocks per rank);\n"
+                 "    --peers K for a sparse alltoallv (K non-empty blocks per rank),\n"
+                 "    --max-block M for the largest block (allgatherv: the largest\n"
+                 "    contribution, --bytes the mean one; alltoallv too);\n"
                  "    neighbor_alltoallv takes --pattern RM,LM,RB,LB,D instead of --bytes:\n"
                  "    the busiest rank's off-node and on-node messages, their bytes, and\n"
                  "    the other nodes it exchanges with\n");
@@ -325,7 +330,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     enum { OPT_ALGOS = 256, OPT_MARKDOWN, OPT_TOPOLOGY, OPT_SELECT, OPT_BYTES, OPT_TOP, OPT_RANKS,
-           OPT_PPN, OPT_PREDICT, OPT_PEERS, OPT_PATTERN };
+           OPT_PPN, OPT_PREDICT, OPT_PEERS, OPT_PATTERN, OPT_MAX_BLOCK };
     static const struct option longs[] = {{"algorithms", no_argument, 0, OPT_ALGOS},
                                           {"markdown", no_argument, 0, OPT_MARKDOWN},
                                           {"topology", no_argument, 0, OPT_TOPOLOGY},
@@ -336,6 +341,7 @@ int main(int argc, char **argv)
                                           {"ppn", required_argument, 0, OPT_PPN},
                                           {"predict", required_argument, 0, OPT_PREDICT},
                                           {"peers", required_argument, 0, OPT_PEERS},
+                                          {"max-block", required_argument, 0, OPT_MAX_BLOCK},
                                           {"pattern", required_argument, 0, OPT_PATTERN},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
@@ -360,6 +366,7 @@ int main(int argc, char **argv)
         else if (c == OPT_RANKS) ranks = atoi(optarg);
         else if (c == OPT_PPN) ppn = atoi(optarg);
         else if (c == OPT_PEERS) peers = atoi(optarg);
+        else if (c == OPT_MAX_BLOCK) max_block = atoll(optarg);
         else if (c == OPT_PATTERN) pattern = optarg;
         else if (c == OPT_PREDICT && npredict < 64) predict[npredict++] = optarg;
         else if (c == OPT_ALGOS || c == OPT_MARKDOWN || c == OPT_TOPOLOGY) what = c;

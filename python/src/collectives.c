@@ -10,9 +10,9 @@
 
 #include "xchg.h"
 
-enum kind { ALLTOALLV, ALLTOALL, ALLGATHER, NEIGHBOR_ALLTOALLV, ALLTOALLW, NUM_KINDS };
+enum kind { ALLTOALLV, ALLTOALL, ALLGATHER, NEIGHBOR_ALLTOALLV, ALLTOALLW, ALLGATHERV, NUM_KINDS };
 static const char *const kind_names[NUM_KINDS] = {"alltoallv", "alltoall", "allgather",
-                                                  "neighbor_alltoallv", "alltoallw"};
+                                                  "neighbor_alltoallv", "alltoallw", "allgatherv"};
 
 static int int_count(const pyx_buf *b)
 {
@@ -39,9 +39,10 @@ static int block_counts(enum kind k, MPI_Comm comm, int *nsend, int *nrecv)
         *nsend = *nrecv = 1; /* one count and one displacement per side */
         return 0;
     }
-    if (k == ALLTOALLV || k == ALLTOALLW) {
+    if (k == ALLTOALLV || k == ALLTOALLW || k == ALLGATHERV) { /* allgatherv: one send block */
         rc = MPI_Comm_size(comm, &size);
-        *nsend = *nrecv = size;
+        *nsend = k == ALLGATHERV ? 1 : size;
+        *nrecv = size;
         return rc == MPI_SUCCESS ? 0 : (pyx_raise("MPI_Comm_size", rc), -1);
     }
     rc = MPI_Topo_test(comm, &topo);
@@ -131,6 +132,9 @@ static int prepare(enum kind k, PyObject *args, pyx_args *a, char **saddr, char 
     }
     *saddr = a->in_place ? (char *)MPI_IN_PLACE : a->sbuf.view.buf;
     *raddr = a->rbuf.view.buf;
+    if (k == ALLGATHERV && !a->in_place &&
+        block_address(&a->sbuf, &a->sdispls, a->stype, saddr) < 0)
+        goto fail;
     if (k == ALLTOALL || k == ALLGATHER) {
         if (!a->in_place && block_address(&a->sbuf, &a->sdispls, a->stype, saddr) < 0)
             goto fail;
@@ -167,11 +171,17 @@ static int call(enum kind k, const pyx_args *a, char *s, char *r, MPI_Info info,
         return req ? XCHG_Alltoallw_init(s, sc, sd, a->stypes, r, rc_, rd, a->rtypes, a->comm,
                                          info, req)
                    : XCHG_Alltoallw(s, sc, sd, a->stypes, r, rc_, rd, a->rtypes, a->comm);
+    case ALLGATHERV:
+        return req ? XCHG_Allgatherv_init(s, scount, a->stype, r, rc_, rd, a->rtype, a->comm,
+                                          info, req)
+                   : XCHG_Allgatherv(s, scount, a->stype, r, rc_, rd, a->rtype, a->comm);
     case NEIGHBOR_ALLTOALLV:
         return req ? XCHG_Neighbor_alltoallv_init(s, sc, sd, a->stype, r, rc_, rd, a->rtype,
                                                   a->comm, info, req)
                    : XCHG_Neighbor_alltoallv(s, sc, sd, a->stype, r, rc_, rd, a->rtype,
                                              a->comm);
+    case NUM_KINDS:
+        break;
     }
     return MPI_ERR_INTERN;
 }
@@ -215,6 +225,12 @@ PyObject *pyx_allgather(PyObject *self, PyObject *args)
 {
     (void)self;
     return blocking(ALLGATHER, args);
+}
+
+PyObject *pyx_allgatherv(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return blocking(ALLGATHERV, args);
 }
 
 PyObject *pyx_neighbor_alltoallv(PyObject *self, PyObject *args)

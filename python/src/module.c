@@ -254,6 +254,7 @@ static PyMethodDef methods[] = {
     {"alltoallv", pyx_alltoallv, METH_VARARGS, "XCHG_Alltoallv."},
     {"alltoall", pyx_alltoall, METH_VARARGS, "XCHG_Alltoall."},
     {"allgather", pyx_allgather, METH_VARARGS, "XCHG_Allgather."},
+    {"allgatherv", pyx_allgatherv, METH_VARARGS, "XCHG_Allgatherv."},
     {"neighbor_alltoallv", pyx_neighbor_alltoallv, METH_VARARGS, "XCHG_Neighbor_alltoallv."},
     {"alltoallw", pyx_alltoallw, METH_VARARGS, "XCHG_Alltoallw."},
     {"init", pyx_init, METH_VARARGS, "XCHG_*_init: (kind, info, <call arguments>)."},

@@ -67,6 +67,7 @@ PyObject *pyx_request_new(void *xchg_request, pyx_args *a);
 PyObject *pyx_alltoallv(PyObject *self, PyObject *args);
 PyObject *pyx_alltoall(PyObject *self, PyObject *args);
 PyObject *pyx_allgather(PyObject *self, PyObject *args);
+PyObject *pyx_allgatherv(PyObject *self, PyObject *args);
 PyObject *pyx_neighbor_alltoallv(PyObject *self, PyObject *args);
 PyObject *pyx_alltoallw(PyObject *self, PyObject *args);
 PyObject *pyx_init(PyObject *self, PyObject *args);

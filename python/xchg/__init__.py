@@ -16,11 +16,13 @@ import weakref as _weakref
 from mpi4py import MPI
 
 from . import _collectives, _xchg
-from ._collectives import (Allgather, Alltoall, Alltoallv, Alltoallw, Neighbor_alltoallv)
+from ._collectives import (Allgather, Allgatherv, Alltoall, Alltoallv, Alltoallw,
+                           Neighbor_alltoallv)
 
 __version__ = "%d.%d.%d" % (_xchg.VERSION_MAJOR, _xchg.VERSION_MINOR, _xchg.VERSION_PATCH)
 
-COLLECTIVES = ("alltoall", "alltoallv", "alltoallw", "allgather", "neighbor_alltoallv")
+COLLECTIVES = ("alltoall", "alltoallv", "alltoallw", "allgather", "neighbor_alltoallv",
+               "allgatherv")
 Request = _xchg.Request
 
 
@@ -77,12 +79,17 @@ def Allgather_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
     return _track(_collectives.Allgather_init(comm, sendbuf, recvbuf, info, algorithm))
 
 
+def Allgatherv_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
+    return _track(_collectives.Allgatherv_init(comm, sendbuf, recvbuf, info, algorithm))
+
+
 def Neighbor_alltoallv_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
     return _track(_collectives.Neighbor_alltoallv_init(comm, sendbuf, recvbuf, info,
                                                        algorithm))
 
 
-for _f in (Alltoallv_init, Alltoallw_init, Alltoall_init, Allgather_init, Neighbor_alltoallv_init):
+for _f in (Alltoallv_init, Alltoallw_init, Alltoall_init, Allgather_init, Allgatherv_init,
+           Neighbor_alltoallv_init):
     _f.__doc__ = getattr(_collectives, _f.__name__).__doc__
 
 
@@ -109,7 +116,7 @@ def algorithms(collective=None):
     return {c: _xchg.algorithms(c) for c in COLLECTIVES}
 
 
-__all__ = ["Alltoallv", "Alltoallw", "Alltoall", "Allgather", "Neighbor_alltoallv",
-           "Alltoallv_init", "Alltoallw_init",
-           "Alltoall_init", "Allgather_init", "Neighbor_alltoallv_init", "Request",
+__all__ = ["Alltoallv", "Alltoallw", "Alltoall", "Allgather", "Allgatherv",
+           "Neighbor_alltoallv", "Alltoallv_init", "Alltoallw_init", "Alltoall_init",
+           "Allgather_init", "Allgatherv_init", "Neighbor_alltoallv_init", "Request",
            "Error", "set_algorithm", "get_algorithm", "algorithms", "COLLECTIVES"]

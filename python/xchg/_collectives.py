@@ -72,6 +72,15 @@ def _allgather_args(comm, sendbuf, recvbuf):
     return _block(comm, sendbuf, recvbuf, 0)
 
 
+def _allgatherv_args(comm, sendbuf, recvbuf):
+    """A block message to send (one block), a vector message of P blocks to
+    receive; MPI.IN_PLACE: this rank's block is already in place in recvbuf."""
+    recv = vector_message(recvbuf, _peers(comm), writable=True)
+    if sendbuf is MPI.IN_PLACE:
+        return _c_args(comm, None, recv)
+    return _c_args(comm, block_message(sendbuf, 0, writable=False), recv)
+
+
 def _neighbor_args(comm, sendbuf, recvbuf):
     nsend, nrecv = _degrees(comm)
     return _vector(comm, sendbuf, recvbuf, nsend, nrecv, in_place_ok=False)
@@ -102,6 +111,14 @@ def Allgather(comm, sendbuf, recvbuf):
     """Allgather like comm.Allgather(sendbuf, recvbuf); sendbuf may be MPI.IN_PLACE
     (this rank's block is then already in place in recvbuf)."""
     _xchg.allgather(*_allgather_args(comm, sendbuf, recvbuf))
+
+
+def Allgatherv(comm, sendbuf, recvbuf):
+    """Allgatherv like comm.Allgatherv(sendbuf, recvbuf), through xchg: sendbuf
+    is this rank's block (buf, [buf, TYPE], [buf, count, TYPE], ...) or
+    MPI.IN_PLACE; recvbuf is [buf, counts, displs, TYPE] (or any of mpi4py's
+    vector forms), the same counts and displacements on every rank."""
+    _xchg.allgatherv(*_allgatherv_args(comm, sendbuf, recvbuf))
 
 
 def Neighbor_alltoallv(comm, sendbuf, recvbuf):
@@ -151,6 +168,11 @@ def Alltoall_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
 def Allgather_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
     """Persistent Allgather (see Alltoallv_init)."""
     return _init("allgather", _allgather_args(comm, sendbuf, recvbuf), info, algorithm)
+
+
+def Allgatherv_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):
+    """Persistent Allgatherv (see Alltoallv_init)."""
+    return _init("allgatherv", _allgatherv_args(comm, sendbuf, recvbuf), info, algorithm)
 
 
 def Neighbor_alltoallv_init(comm, sendbuf, recvbuf, info=MPI.INFO_NULL, algorithm=None):

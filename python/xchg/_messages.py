@@ -2,7 +2,8 @@
 
 A message is a buffer, or a list/tuple of 2 to 4 items, as in mpi4py:
 
-* vector calls (Alltoallv, Neighbor_alltoallv), one block per peer::
+* vector calls (Alltoallv, Neighbor_alltoallv, Allgatherv's receive side),
+  one block per peer::
 
     buf                       counts split evenly, type inferred
     [buf, TYPE]               [buf, counts]          [buf, (counts, displs)]
@@ -20,7 +21,7 @@ A message is a buffer, or a list/tuple of 2 to 4 items, as in mpi4py:
   counts and displs: sequences (or one integer for every block); types: a
   sequence of MPI.Datatype (or one for every block).
 
-* block calls (Alltoall, Allgather)::
+* block calls (Alltoall, Allgather, Allgatherv's send side)::
 
     buf  [buf, TYPE]  [buf, count]  [buf, (count, displ)]  [buf, count, TYPE]
     [buf, (count, displ), TYPE]  [buf, count, displ, TYPE]

@@ -8,7 +8,8 @@
 
 static const char *const coll_names[XCHG_NUM_COLL] = {
     [XCHG_ALLTOALL] = "alltoall", [XCHG_ALLTOALLV] = "alltoallv", [XCHG_ALLGATHER] = "allgather",
-    [XCHG_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv", [XCHG_ALLTOALLW] = "alltoallw"};
+    [XCHG_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv", [XCHG_ALLTOALLW] = "alltoallw",
+    [XCHG_ALLGATHERV] = "allgatherv"};
 
 const char *xchg_coll_name(xchg_coll coll)
 {
@@ -23,7 +24,8 @@ int xchg_coll_from_name(const char *name, xchg_coll *coll)
             return MPI_SUCCESS;
         }
     return xchg_error(MPI_ERR_ARG, "unknown collective '%s': valid choices are alltoall, "
-                                   "alltoallv, alltoallw, allgather, neighbor_alltoallv",
+                                   "alltoallv, alltoallw, allgather, allgatherv, "
+                                   "neighbor_alltoallv",
                       name ? name : "(null)");
 }
 
@@ -344,6 +346,48 @@ int xchg_args_allgather(xchg_args *a, const void *sendbuf, int sendcount, MPI_Da
 {
     return args_uniform(a, XCHG_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                         recvtype, comm, rank, size);
+}
+
+/* Allgatherv: the receive side is MPI's recvcounts and displs; the send side
+ * is one block, the same for every peer, as allgather's; MPI_IN_PLACE takes
+ * it from the own receive block (resolve_in_place's allgather meaning). */
+int xchg_args_allgatherv(xchg_args *a, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                         const int *displs, MPI_Datatype recvtype, MPI_Comm comm, int rank,
+                         int size)
+{
+    side_arrays arr[2] = {{0}}; /* filled by alloc_arrays (zeroed for gcc -O3) */
+    int rc;
+    args_init(a, XCHG_ALLGATHERV, comm, rank, size);
+    if (!recvcounts || !displs)
+        return xchg_error(MPI_ERR_ARG, "allgatherv: recvcounts or displs is NULL");
+    XCHG_CHECK(xchg_type_describe(recvtype, &a->recv.type));
+    XCHG_CHECK(alloc_arrays(a, size, 2, arr));
+    side_init(&a->recv, &arr[1], recvbuf);
+    for (int p = 0; p < size; p++) {
+        arr[1].counts[p] = recvcounts[p];
+        arr[1].offsets[p] = (int64_t)displs[p] * a->recv.type.extent;
+    }
+    XCHG_CHECK(side_check(&a->recv, size, "receive"));
+    if (sendbuf != MPI_IN_PLACE) {
+        XCHG_CHECK(xchg_type_describe(sendtype, &a->send.type));
+        for (int p = 0; p < size; p++) {
+            arr[0].counts[p] = sendcount;
+            arr[0].offsets[p] = 0;
+        }
+    }
+    XCHG_CHECK(finish_send_side(a, &arr[0], sendbuf, sendtype, 1));
+    if (a->send.bytes[rank] != a->recv.bytes[rank]) { /* the message first: it reads a */
+        rc = xchg_error(MPI_ERR_TRUNCATE, "allgatherv: this rank sends %lld bytes but "
+                        "recvcounts[%d] describes %lld bytes", (long long)a->send.bytes[rank],
+                        rank, (long long)a->recv.bytes[rank]);
+        xchg_args_free(a);
+        return rc;
+    }
+    return MPI_SUCCESS;
+fail:
+    xchg_args_free(a);
+    return rc;
 }
 
 /* One side of a neighbourhood call: `n` neighbours, MPI's per-neighbour

@@ -31,12 +31,16 @@ typedef enum {
     XCHG_ALLGATHER = 2,
     XCHG_NEIGHBOR_ALLTOALLV = 3, /* sides indexed by neighbour, not by rank */
     XCHG_ALLTOALLW = 4,          /* a datatype per peer: alltoallv's algorithms serve it */
-    XCHG_NUM_COLL = 5
+    XCHG_ALLGATHERV = 5,         /* per-peer contributions, the same everywhere */
+    XCHG_NUM_COLL = 6
 } xchg_coll;
 
-/* The dense collectives numbered below the neighbourhood one (alltoall,
- * alltoallv, allgather); alltoallw, dense too, comes after it. */
+/* The dense collectives (every rank pair): the ones the harness sweeps.
+ * XCHG_NUM_DENSE_COLL counts the first three; the ones appended after the
+ * neighbourhood collective (alltoallw, allgatherv) are dense too
+ * (xchg_coll_is_dense). */
 #define XCHG_NUM_DENSE_COLL 3
+static inline int xchg_coll_is_dense(int coll) { return coll != XCHG_NEIGHBOR_ALLTOALLV; }
 
 /* Whether `coll` has per-peer counts (alltoallv, alltoallw): the
  * collectives whose sizes differ between ranks and are agreed. */
@@ -90,6 +94,10 @@ typedef struct xchg_args {
     xchg_side send, recv;
     int in_place;            /* send blocks were copied out of recvbuf */
     int64_t uniform_bytes;   /* packed bytes per peer for alltoall/allgather, else -1 */
+    /* XCHG_ALLGATHERV: recv.bytes[p] is rank p's contribution, the same on
+     * every rank (MPI requires matching type signatures); the send side is
+     * the one block sent to everyone (send.counts[p] and offsets[p] are the
+     * same for every p). */
     void *owned;             /* per-peer arrays (freed by xchg_args_free) */
     xchg_type_info *owned_types; /* alltoallw: the per-peer types of both sides */
     void *owned_copy;        /* the MPI_IN_PLACE copy of the send blocks */
@@ -128,6 +136,12 @@ int xchg_args_alltoallw(xchg_args *a, const void *sendbuf, const int *sendcounts
                         const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
                         const int *recvcounts, const int *rdispls,
                         const MPI_Datatype *recvtypes, MPI_Comm comm, int rank, int size);
+/* Allgatherv: MPI's recvcounts and displs (in extents of recvtype). With
+ * sendbuf MPI_IN_PLACE the own block is taken from recvbuf at displs[rank]. */
+int xchg_args_allgatherv(xchg_args *a, const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                         const int *displs, MPI_Datatype recvtype, MPI_Comm comm, int rank,
+                         int size);
 /* Neighbourhood alltoallv: counts and displacements per neighbour; the lists
  * are copied. MPI_IN_PLACE is refused, as MPI does for neighbour collectives. */
 int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources, int outdegree,

@@ -42,6 +42,7 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Allreduce PMPI_Allreduce
 #define MPI_Bcast PMPI_Bcast
 #define MPI_Allgather PMPI_Allgather
+#define MPI_Allgatherv PMPI_Allgatherv
 #define MPI_Alltoall PMPI_Alltoall
 #define MPI_Alltoallv PMPI_Alltoallv
 #define MPI_Alltoallw PMPI_Alltoallw
@@ -51,6 +52,7 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Neighbor_alltoallv PMPI_Neighbor_alltoallv
 #define MPI_Ineighbor_alltoallv PMPI_Ineighbor_alltoallv
 #define MPI_Iallgather PMPI_Iallgather
+#define MPI_Iallgatherv PMPI_Iallgatherv
 #define MPI_Barrier PMPI_Barrier
 
 /* Communicators, attributes, error handlers */

@@ -31,7 +31,9 @@
     X(alltoall_rma_direct) X(allgather_rma_direct)                                   \
     X(alltoall_shm_direct) X(allgather_shm_direct)                                   \
     X(alltoallv_mpi) X(alltoall_mpi) X(allgather_mpi)                                \
-    X(neighbor_alltoallv_standard) X(neighbor_alltoallv_mpi) X(neighbor_alltoallv_locality)
+    X(neighbor_alltoallv_standard) X(neighbor_alltoallv_mpi) X(neighbor_alltoallv_locality) \
+    X(allgatherv_ring) X(allgatherv_recursive_doubling) X(allgatherv_bruck)            \
+    X(allgatherv_hierarchical) X(allgatherv_mpi)
 
 #define DECLARE(n) extern const xchg_algorithm xchg_algo_##n;
 XCHG_ALGORITHMS(DECLARE)

@@ -1,7 +1,8 @@
 /*
  * The C entry points of the drop-in library. Preloaded (LD_PRELOAD) or linked
  * before the MPI library, these definitions take the place of the MPI
- * library's own MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Allgather, the
+ * library's own MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Allgather,
+ * MPI_Allgatherv, the
  * neighbourhood alltoallv (blocking, nonblocking, and persistent where the
  * MPI has MPI-4's MPI_Neighbor_alltoallv_init) and MPI_Finalize; the MPI
  * library's versions stay reachable as PMPI_*. The completion functions
@@ -13,7 +14,8 @@
  * They also catch Fortran callers wherever the MPI's Fortran bindings call the
  * C MPI_ functions (MPICH, including mpi_f08); Open MPI's call PMPI_ and are
  * caught in fortran.c instead. The nonblocking (MPI_Ialltoall, MPI_Ialltoallw),
- * persistent (MPI_Alltoall_init) and large-count (MPI_Alltoall_c) variants
+ * persistent (MPI_Alltoall_init, MPI_Allgatherv_init) and large-count
+ * (MPI_Alltoall_c) variants
  * are not defined here, so they reach the MPI library unchanged.
  */
 #include <mpi.h>
@@ -50,6 +52,14 @@ XCHG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype s
                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return xchg_ip_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+XCHG_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return xchg_ip_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                              comm);
 }
 
 XCHG_EXPORT int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],

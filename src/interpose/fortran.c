@@ -6,8 +6,9 @@
  * the C wrappers never see a Fortran call: on Open MPI we define the Fortran
  * symbols themselves, in all four manglings (mpi_alltoall_, mpi_alltoall__,
  * mpi_alltoall, MPI_ALLTOALL), for MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw,
- * MPI_Allgather and MPI_Finalize. MPICH's Fortran bindings (libmpichfort) call the C
- * MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Allgather (mpi_f08 too) and, from mpif.h
+ * MPI_Allgather, MPI_Allgatherv and MPI_Finalize. MPICH's Fortran bindings
+ * (libmpichfort) call the C MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw,
+ * MPI_Allgather, MPI_Allgatherv (mpi_f08 too) and, from mpif.h
  * and `use mpi`, MPI_Finalize, which c_bindings.c already defines: defining
  * them again would gain nothing and would have to redo MPICH's conversions, so
  * on MPICH every Fortran collective reaches xchg exactly once, through C, after
@@ -162,6 +163,37 @@ void xchg_ip_f_alltoallw(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
     free(types);
 }
 
+void xchg_ip_f_allgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                          MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype,
+                          MPI_Fint *comm, MPI_Fint *ierr)
+{
+    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+    const void *c_sendbuf = f2c_sendbuf(sendbuf);
+    if (sizeof(MPI_Fint) == sizeof(int)) {
+        set_ierr(ierr, xchg_ip_allgatherv(c_sendbuf, (int)*sendcount, PMPI_Type_f2c(*sendtype),
+                                          f2c_recvbuf(recvbuf), (const int *)recvcounts,
+                                          (const int *)displs, PMPI_Type_f2c(*recvtype), c_comm));
+        return;
+    }
+    /* INTEGER is not a C int: copy the arrays (as for alltoallv). */
+    int size = 0, rc = c_comm == MPI_COMM_NULL ? MPI_ERR_COMM : PMPI_Comm_size(c_comm, &size);
+    int *arr = rc == MPI_SUCCESS ? malloc(2 * (size_t)(size > 0 ? size : 1) * sizeof(int)) : NULL;
+    if (!arr) { /* let MPI report the error on this call */
+        set_ierr(ierr, PMPI_Allgatherv(c_sendbuf, (int)*sendcount, PMPI_Type_f2c(*sendtype),
+                                       f2c_recvbuf(recvbuf), NULL, NULL,
+                                       PMPI_Type_f2c(*recvtype), c_comm));
+        return;
+    }
+    for (int p = 0; p < size; p++) {
+        arr[p] = (int)recvcounts[p];
+        arr[size + p] = (int)displs[p];
+    }
+    set_ierr(ierr, xchg_ip_allgatherv(c_sendbuf, (int)*sendcount, PMPI_Type_f2c(*sendtype),
+                                      f2c_recvbuf(recvbuf), arr, arr + size,
+                                      PMPI_Type_f2c(*recvtype), c_comm));
+    free(arr);
+}
+
 void xchg_ip_f_finalize(MPI_Fint *ierr)
 {
     set_ierr(ierr, xchg_ip_finalize());
@@ -177,6 +209,7 @@ XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoall, mpi_alltoall, MPI_ALLTOALL)
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoallv, mpi_alltoallv, MPI_ALLTOALLV)
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoallw, mpi_alltoallw, MPI_ALLTOALLW)
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_allgather, mpi_allgather, MPI_ALLGATHER)
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_allgatherv, mpi_allgatherv, MPI_ALLGATHERV)
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_finalize, mpi_finalize, MPI_FINALIZE)
 
 #if OMPI_MAJOR_VERSION < 5
@@ -184,6 +217,7 @@ XCHG_EXPORT __typeof__(xchg_ip_f_alltoall) mpi_alltoall_f08_ __attribute__((alia
 XCHG_EXPORT __typeof__(xchg_ip_f_alltoallv) mpi_alltoallv_f08_ __attribute__((alias("xchg_ip_f_alltoallv")));
 XCHG_EXPORT __typeof__(xchg_ip_f_alltoallw) mpi_alltoallw_f08_ __attribute__((alias("xchg_ip_f_alltoallw")));
 XCHG_EXPORT __typeof__(xchg_ip_f_allgather) mpi_allgather_f08_ __attribute__((alias("xchg_ip_f_allgather")));
+XCHG_EXPORT __typeof__(xchg_ip_f_allgatherv) mpi_allgatherv_f08_ __attribute__((alias("xchg_ip_f_allgatherv")));
 #endif
 
 #endif /* XCHG_IP_OMPI_FORTRAN */

@@ -150,6 +150,36 @@ int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     return rc;
 }
 
+int xchg_ip_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                       MPI_Comm comm)
+{
+    if (!routed(comm)) {
+        if (xchg_ip_stats_on()) xchg_ip_stats_passed(XCHG_IP_ALLGATHERV);
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype, comm);
+    }
+    if (!xchg_ip_stats_on() && !xchg_ip_profile_on())
+        return XCHG_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype, comm);
+    double t0 = PMPI_Wtime();
+    int rc = XCHG_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             comm);
+    double t1 = PMPI_Wtime();
+    long long count = 0;
+    int size = 0;
+    if (rc == MPI_SUCCESS) {
+        PMPI_Comm_size(comm, &size);
+        for (int p = 0; p < size; p++) count += recvcounts[p];
+    }
+    if (xchg_ip_stats_on())
+        record(XCHG_IP_ALLGATHERV, comm, rc, t0, t1, type_bytes(recvtype, count));
+    if (rc == MPI_SUCCESS && xchg_ip_profile_on()) /* message size: the mean block */
+        xchg_ip_profile_record(XCHG_IP_ALLGATHERV, comm, t0, t1,
+                               type_bytes(recvtype, count) / (size ? size : 1));
+    return rc;
+}
+
 /* Neighbourhood collectives: xchg runs those of distributed-graph
  * communicators; Cartesian and MPI_Graph topologies go to MPI. */
 static int routed_neighbor(MPI_Comm comm)

@@ -27,6 +27,9 @@ int xchg_ip_alltoallw(const void *sendbuf, const int sendcounts[], const int sdi
                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
 int xchg_ip_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int xchg_ip_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                       MPI_Comm comm);
 /* Neighbourhood alltoallv on a distributed-graph communicator (others go
  * to MPI). The nonblocking and persistent forms return an MPI request that
  * stands for the xchg request (requests.h). */

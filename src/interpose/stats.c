@@ -24,7 +24,7 @@ _Atomic int xchg_ip_stats_state = -1;
 static const char *const coll_names[XCHG_IP_NCOLL] = {
     [XCHG_IP_ALLTOALL] = "alltoall", [XCHG_IP_ALLTOALLV] = "alltoallv",
     [XCHG_IP_ALLGATHER] = "allgather", [XCHG_IP_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv",
-    [XCHG_IP_ALLTOALLW] = "alltoallw"};
+    [XCHG_IP_ALLTOALLW] = "alltoallw", [XCHG_IP_ALLGATHERV] = "allgatherv"};
 
 const char *xchg_ip_coll_name(xchg_ip_coll coll)
 {

@@ -21,6 +21,7 @@ typedef enum {
     XCHG_IP_ALLGATHER,
     XCHG_IP_NEIGHBOR_ALLTOALLV,
     XCHG_IP_ALLTOALLW,
+    XCHG_IP_ALLGATHERV,
     XCHG_IP_NCOLL
 } xchg_ip_coll;
 

@@ -38,9 +38,13 @@ typedef struct xchg_select_input {
                                signature's size). alltoallv: the mean block,
                                the busiest rank's bytes sent or received (its
                                own block left out) / P, when agreed;
-                               -1 when unknown (no agreement) */
+                               -1 when unknown (no agreement).
+                               allgatherv: the mean contribution (total / P),
+                               known on every rank without an agreement:
+                               every rank passes the same recvcounts */
     int64_t max_block_bytes; /* alltoallv: the largest block of any rank, when
-                                agreed; otherwise = bytes */
+                                agreed; allgatherv: the largest contribution
+                                (known everywhere); otherwise = bytes */
     int max_peers;          /* alltoallv: the most ranks that one rank sends
                                non-empty blocks to or receives them from, when
                                agreed (sparse exchanges); otherwise P-1 */

@@ -83,6 +83,7 @@ xchg_cost_case xchg_cost_case_of(const xchg_select_input *in)
     xchg_cost_case c = {.coll = in->coll, .P = in->comm_size, .nodes = in->num_nodes,
                         .ppn = in->max_node_size, .sharers = in->max_node_size,
                         .block = in->bytes > 0 ? (double)in->bytes : 0,
+                        .max_block = in->max_block_bytes > 0 ? (double)in->max_block_bytes : 0,
                         .peers = in->max_peers > 0 && in->max_peers < in->comm_size - 1
                                      ? in->max_peers : in->comm_size - 1,
                         .nbr = in->coll == XCHG_NEIGHBOR_ALLTOALLV ? &in->nbr : NULL};

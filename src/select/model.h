@@ -49,7 +49,10 @@ typedef struct xchg_cost_case {
     int ppn;                 /* ranks per node (the largest node) */
     int sharers;             /* ranks of a node sending off-node at once (>= ppn
                                 for an inner exchange among some of them) */
-    double block;            /* bytes per block (alltoallv: the busiest rank's mean) */
+    double block;            /* bytes per block (alltoallv: the busiest rank's mean;
+                                allgatherv: the mean contribution) */
+    double max_block;        /* the largest block (alltoallv, allgatherv: agreed or
+                                known; otherwise = block) */
     double peers;            /* ranks one rank exchanges non-empty blocks with:
                                 P-1, fewer for a sparse alltoallv (the direct
                                 algorithms send no empty message) */

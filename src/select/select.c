@@ -5,6 +5,10 @@
  * requires matching type signatures), and for alltoallv the inputs that an
  * agreement made the same everywhere.
  *
+ * allgatherv needs no agreement: MPI requires the same recvcounts (in
+ * bytes: type signatures) on every rank, so the mean and the largest
+ * contribution are known everywhere and the model sees the real sizes.
+ *
  * alltoallv's agreement is one MPI_Allreduce(MAX) of three int64 on the
  * context's communicator: the busiest rank's bytes (sent or received), the
  * largest block and the most non-empty peers of a rank. A persistent plan pays it once, at init. A blocking call
@@ -53,7 +57,7 @@
 static const char *const env_names[XCHG_NUM_COLL] = {
     [XCHG_ALLTOALL] = "XCHG_ALLTOALL", [XCHG_ALLTOALLV] = "XCHG_ALLTOALLV",
     [XCHG_ALLGATHER] = "XCHG_ALLGATHER", [XCHG_NEIGHBOR_ALLTOALLV] = "XCHG_NEIGHBOR_ALLTOALLV",
-    [XCHG_ALLTOALLW] = "XCHG_ALLTOALLW"};
+    [XCHG_ALLTOALLW] = "XCHG_ALLTOALLW", [XCHG_ALLGATHERV] = "XCHG_ALLGATHERV"};
 
 /* The rule when the model has no inputs (alltoallv, neighbor_alltoallv
  * without an agreement). Measured basis
@@ -63,6 +67,7 @@ static const char *const env_names[XCHG_NUM_COLL] = {
  * (docs/results/neighbor-scaling/). */
 static const char *fixed_rule(xchg_coll coll)
 {
+    if (coll == XCHG_ALLGATHERV || coll == XCHG_ALLGATHER) return "ring"; /* no scattered */
     return coll == XCHG_NEIGHBOR_ALLTOALLV ? "standard" : "scattered";
 }
 
@@ -365,6 +370,15 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         return rc != MPI_SUCCESS || decided ? rc : xchg_select_neighbor_agreed(ctx, args, out);
     }
     xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
+    if (args->coll == XCHG_ALLGATHERV) { /* the same recvcounts everywhere: no agreement */
+        int64_t total = 0, largest = 0;
+        for (int p = 0; p < args->size; p++) {
+            total += args->recv.bytes[p];
+            if (args->recv.bytes[p] > largest) largest = args->recv.bytes[p];
+        }
+        in.bytes = total / (args->size > 0 ? args->size : 1);
+        in.max_block_bytes = largest;
+    }
     if (xchg_coll_is_v(args->coll)) { /* alltoallv, alltoallw: agreed sizes */
         xchg_select_memory *m = &ctx->selection[args->coll];
         agree_mode mode;

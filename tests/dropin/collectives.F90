@@ -1,9 +1,9 @@
-! A Fortran MPI program that calls MPI_ALLTOALL, MPI_ALLTOALLV, MPI_ALLTOALLW
-! and MPI_ALLGATHER (MPI_IN_PLACE included) and checks the results against
+! A Fortran MPI program that calls MPI_ALLTOALL, MPI_ALLTOALLV, MPI_ALLTOALLW,
+! MPI_ALLGATHER and MPI_ALLGATHERV (MPI_IN_PLACE included) and checks the results against
 ! expected values. It knows nothing of xchg. One source, three bindings:
 !   -DXCHG_USE_F08: use mpi_f08;  -DXCHG_USE_MPI: use mpi;  neither: mpif.h.
 ! Rank 0 prints one PASS/FAIL line per check, the number of calls it made of
-! each collective ("calls alltoall=... alltoallv=... allgather=... alltoallw=...", per
+! each collective ("calls alltoall=... alltoallv=... allgather=... alltoallw=... allgatherv=...", per
 ! rank, erroneous ones included) and "fortran: N passed, N failed".
 program collectives
 #if defined(XCHG_USE_F08)
@@ -24,13 +24,13 @@ program collectives
 #endif
   integer, parameter :: n = 3
   integer :: rank, nprocs, ierr, p, i, cls, total, off
-  integer :: npassed, nfailed, n_a2a, n_a2av, n_ag, n_a2aw
+  integer :: npassed, nfailed, n_a2a, n_a2av, n_ag, n_a2aw, n_agv
   logical :: ok
   integer, allocatable :: sbuf(:,:), rbuf(:,:), ag(:,:), vs(:), vr(:), sec(:,:), rsec(:,:)
-  integer, allocatable :: sc(:), sd(:), rc(:), rd(:), rdb(:)
+  integer, allocatable :: sc(:), sd(:), rc(:), rd(:), rdb(:), gv(:)
   double precision, allocatable :: ds(:,:), dr(:,:)
 
-  npassed = 0; nfailed = 0; n_a2a = 0; n_a2av = 0; n_ag = 0; n_a2aw = 0
+  npassed = 0; nfailed = 0; n_a2a = 0; n_a2av = 0; n_ag = 0; n_a2aw = 0; n_agv = 0
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
@@ -219,6 +219,44 @@ program collectives
   end do
   call check('MPI_ALLGATHER MPI_IN_PLACE', ok)
 
+  ! MPI_ALLGATHERV: rank p contributes mod(p, 3) integers (some none), blocks
+  ! in reverse rank order with a gap of one; then the same with MPI_IN_PLACE
+  total = 0
+  do p = nprocs - 1, 0, -1
+    rc(p) = mod(p, 3)
+    rd(p) = total
+    total = total + rc(p) + 1
+  end do
+  allocate(gv(0:total))
+  do i = 1, rc(rank)
+    sbuf(i, 0) = val(rank, 7, i)
+  end do
+  do off = 0, 1
+    gv = -9
+    if (off == 1) then
+      do i = 1, rc(rank)
+        gv(rd(rank) + i - 1) = val(rank, 7, i)
+      end do
+      call MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gv, rc, rd, MPI_INTEGER, comm, &
+                          ierr)
+    else
+      call MPI_Allgatherv(sbuf, rc(rank), MPI_INTEGER, gv, rc, rd, MPI_INTEGER, comm, ierr)
+    end if
+    n_agv = n_agv + 1
+    ok = ierr == MPI_SUCCESS
+    do p = 0, nprocs - 1
+      do i = 1, rc(p)
+        ok = ok .and. gv(rd(p) + i - 1) == val(p, 7, i)
+      end do
+      ok = ok .and. gv(rd(p) + rc(p)) == -9
+    end do
+    if (off == 1) then
+      call check('MPI_ALLGATHERV MPI_IN_PLACE, uneven and zero counts', ok)
+    else
+      call check('MPI_ALLGATHERV uneven and zero counts', ok)
+    end if
+  end do
+
 #if defined(XCHG_USE_F08)
   ! mpi_f08: ierror is optional
   rbuf = -1
@@ -252,6 +290,7 @@ program collectives
   if (rank == 0) then
     write(*, '(a,i0,a,i0,a,i0,a,i0,a)') 'calls alltoall=', n_a2a, ' alltoallv=', n_a2av, &
                                   ' allgather=', n_ag, ' alltoallw=', n_a2aw, &
+                                  ' allgatherv=', n_agv, &
                                   ' (per rank; 1 erroneous alltoall)'
     write(*, '(a,i0,a,i0,a)') 'fortran: ', npassed, ' passed, ', nfailed, ' failed'
   end if

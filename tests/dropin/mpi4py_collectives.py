@@ -1,12 +1,13 @@
-"""mpi4py program using comm.Alltoall, comm.Alltoallv and comm.Allgather on
-NumPy arrays; it knows nothing of xchg and runs the same with or without
+"""mpi4py program using comm.Alltoall, comm.Alltoallv, comm.Allgather and
+comm.Allgatherv on NumPy arrays; it knows nothing of xchg and runs the same with or without
 libxchg-mpi.so preloaded.
 
 Every received element is checked against its value computed from (sender,
 receiver, index), for several dtypes, uneven alltoallv counts with zeros and
-gaps, MPI.IN_PLACE (Allgather, Alltoall, Alltoallv), on MPI.COMM_WORLD and on a
-split communicator. Rank 0 prints one PASS/FAIL line per check, the number of
-calls each rank made ("calls alltoall=A alltoallv=V allgather=G", per rank),
+gaps, uneven and zero Allgatherv contributions, MPI.IN_PLACE (Allgather,
+Allgatherv, Alltoall, Alltoallv), on MPI.COMM_WORLD and on a split
+communicator. Rank 0 prints one PASS/FAIL line per check, the number of calls
+each rank made ("calls alltoall=A alltoallv=V allgather=G allgatherv=W", per rank),
 a digest of everything every rank received (identical runs give identical
 digests, with or without xchg), and "mpi4py: N passed, N failed".
 """
@@ -17,7 +18,7 @@ import numpy as np
 from mpi4py import MPI
 
 DTYPES = [np.int32, np.int64, np.float64, np.complex128, np.uint8, np.float32]
-calls = {"alltoall": 0, "alltoallv": 0, "allgather": 0}
+calls = {"alltoall": 0, "alltoallv": 0, "allgather": 0, "allgatherv": 0}
 passed = failed = 0
 digest = hashlib.sha256()
 world = MPI.COMM_WORLD
@@ -141,6 +142,36 @@ def run_allgather(comm, tag):
     check(f"{tag} Allgather MPI.IN_PLACE", np.array_equal(buf, expect))
 
 
+def run_allgatherv(comm, tag):
+    """Rank p contributes (p % 3) * 2 elements (some none), blocks in reverse
+    rank order with a gap of one element after each."""
+    rank, size = comm.rank, comm.size
+    counts = [(p % 3) * 2 for p in range(size)]
+    displs, at = [0] * size, 0
+    for p in reversed(range(size)):
+        displs[p] = at
+        at += counts[p] + 1
+    for dtype in DTYPES:
+        send = value(rank, 2, np.arange(counts[rank]), dtype)
+        recv = np.zeros(at, dtype=dtype)
+        comm.Allgatherv(send, [recv, (counts, displs)])
+        calls["allgatherv"] += 1
+        ok = all(np.array_equal(recv[displs[p]:displs[p] + counts[p]],
+                                value(p, 2, np.arange(counts[p]), dtype)) and
+                 recv[displs[p] + counts[p]] == 0 for p in range(size))
+        record(recv)
+        check(f"{tag} Allgatherv {np.dtype(dtype).name}", ok)
+    buf = np.zeros(at, dtype=np.float64)
+    buf[displs[rank]:displs[rank] + counts[rank]] = value(rank, 3, np.arange(counts[rank]),
+                                                          np.float64)
+    comm.Allgatherv(MPI.IN_PLACE, [buf, (counts, displs)])
+    calls["allgatherv"] += 1
+    ok = all(np.array_equal(buf[displs[p]:displs[p] + counts[p]],
+                            value(p, 3, np.arange(counts[p]), np.float64)) for p in range(size))
+    record(buf)
+    check(f"{tag} Allgatherv MPI.IN_PLACE", ok)
+
+
 def main():
     comms = [("world", world)]
     if world.size >= 3:
@@ -149,6 +180,7 @@ def main():
         run_alltoall(comm, tag)
         run_alltoallv(comm, tag)
         run_allgather(comm, tag)
+        run_allgatherv(comm, tag)
     digests = world.gather(digest.hexdigest(), root=0)
     if world.rank == 0:
         print("calls " + " ".join(f"{k}={v}" for k, v in calls.items()) + " (per rank, rank 0)")

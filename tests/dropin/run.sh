@@ -6,11 +6,13 @@
 #             transforms (python3-mpi4py-fft), FFTW's MPI 3-D transform
 #             (libfftw3-mpi-dev), Fortran (mpif.h, use mpi, use mpi_f08),
 #             edge cases (inter-communicator, errors), MPI_Alltoallw over
-#             derived datatypes (alltoallw.c), the
+#             derived datatypes (alltoallw.c), MPI_Allgatherv (uneven, zero,
+#             in place; allgatherv.c), the
 #             neighbourhood alltoallv (blocking, nonblocking with every
 #             completion function; neighbor.c), and a program linked with
 #             -lxchg-mpi instead of preloading;
-#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases, alltoallw.c and the
+#   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases, alltoallw.c,
+#             MPI_Allgatherv and the
 #             neighbourhood alltoallv (persistent MPI_Neighbor_alltoallv_init
 #             too: MPICH 4 is an MPI-4 library).
 # A run under xchg must give the program's own PASS verdicts and, read from
@@ -33,7 +35,8 @@ mpich_build=${2:-build-mpich}
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-unset XCHG_ALLTOALL XCHG_ALLTOALLV XCHG_ALLTOALLW XCHG_ALLGATHER XCHG_VIRTUAL_NODES XCHG_VIRTUAL_PLACEMENT
+unset XCHG_ALLTOALL XCHG_ALLTOALLV XCHG_ALLTOALLW XCHG_ALLGATHER XCHG_ALLGATHERV XCHG_VIRTUAL_NODES \
+      XCHG_VIRTUAL_PLACEMENT
 unset XCHG_VERBOSE XCHG_COUNT_FILE XCHG_MPI_LIB
 
 passed=0
@@ -124,7 +127,7 @@ check_counts() {
     fi
     for kind in calls to_mpi; do
         line=$(grep -E "^$kind alltoall=" "$last_log" | tail -1)
-        for coll in alltoall alltoallv allgather neighbor_alltoallv alltoallw; do
+        for coll in alltoall alltoallv allgather neighbor_alltoallv alltoallw allgatherv; do
             want=0
             [ -n "$line" ] && want=$(sed -n "s/.*\\b$coll=\\([0-9]*\\).*/\\1/p" <<<"$line")
             want=$((want * np))
@@ -145,12 +148,12 @@ check_library() {
     # Every MPI call of the drop-in goes to PMPI_, or a wrapper could recurse.
     local leaks want missing=''
     leaks=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep -E '^MPI_[A-Z]' | tr '\n' ' ')
-    want="MPI_Alltoall MPI_Alltoallv MPI_Alltoallw MPI_Allgather MPI_Finalize mpi_finalize_f08_
-        MPI_Neighbor_alltoallv MPI_Ineighbor_alltoallv MPI_Wait MPI_Waitall MPI_Test
-        MPI_Start MPI_Request_free"
+    want="MPI_Alltoall MPI_Alltoallv MPI_Alltoallw MPI_Allgather MPI_Allgatherv MPI_Finalize
+        mpi_finalize_f08_ MPI_Neighbor_alltoallv MPI_Ineighbor_alltoallv MPI_Wait MPI_Waitall
+        MPI_Test MPI_Start MPI_Request_free"
     [ $mpi = mpich ] && want+=" MPI_Neighbor_alltoallv_init"
     [ $mpi = openmpi ] && want+=" mpi_alltoall_ mpi_alltoallv_ mpi_alltoallw_ mpi_allgather_ mpi_finalize_
-        MPI_ALLTOALL mpi_alltoall mpi_alltoall__ mpi_alltoall_f08_"
+        MPI_ALLTOALL mpi_alltoall mpi_alltoall__ mpi_alltoall_f08_ mpi_allgatherv_ MPI_ALLGATHERV"
     for sym in $want; do
         nm -D --defined-only "$lib" | awk '{print $NF}' | grep -qx "$sym" || missing+=" $sym"
     done
@@ -204,6 +207,32 @@ test_alltoallw() {
                 fail "$mpi alltoallw: $setting not used ($work/$name.counts)"
             fi
         fi
+    done
+}
+
+# MPI_Allgatherv (allgatherv.c): uneven, zero and in-place calls checked
+# against values the program computes, every call counted as served by
+# xchg; once with the default selection and once per algorithm on virtual
+# nodes of 2 (hierarchical's leaders then exchange across nodes).
+test_allgatherv() {
+    local np=$1 rc name=$mpi-allgatherv algo
+    if ! "$cc" -O1 -o "$work/allgatherv" "$src/allgatherv.c" 2>"$work/allgatherv.build.log"; then
+        fail "$mpi allgatherv: does not compile (log $work/allgatherv.build.log)"
+        return
+    fi
+    launch "$name-ref" "$np" -- "$work/allgatherv"
+    verdict "$mpi allgatherv, np=$np, without xchg" $?
+    xlaunch "$name" "$np" -- "$work/allgatherv"
+    rc=$?
+    verdict "$mpi allgatherv, np=$np, under xchg-run" $rc && check_counts "$name" "$np"
+    for algo in ring recursive_doubling bruck hierarchical:exchange=direct; do
+        xlaunch "$name-${algo%%:*}" "$np" XCHG_ALLGATHERV=$algo XCHG_VIRTUAL_NODES=2 -- \
+            "$work/allgatherv"
+        rc=$?
+        verdict "$mpi allgatherv, np=$np, under xchg-run ($algo, nodes of 2)" $rc &&
+            check_counts "$name-${algo%%:*}" "$np"
+        grep -q "^algorithm allgatherv ${algo%%:*}" "$work/$name-${algo%%:*}.counts" ||
+            fail "$mpi allgatherv: $algo not used ($work/$name-${algo%%:*}.counts)"
     done
 }
 
@@ -289,10 +318,11 @@ test_mpi4py() {
         name=mpi4py-$setting
         case $setting in
         default) xlaunch $name $np -- "$py" "$src/mpi4py_collectives.py" ;;
-        mpi) xlaunch $name $np XCHG_ALLTOALL=mpi XCHG_ALLTOALLV=mpi XCHG_ALLGATHER=mpi -- \
+        mpi) xlaunch $name $np XCHG_ALLTOALL=mpi XCHG_ALLTOALLV=mpi XCHG_ALLGATHER=mpi \
+                 XCHG_ALLGATHERV=mpi -- \
                  "$py" "$src/mpi4py_collectives.py" ;;
         bruck) xlaunch $name $np XCHG_ALLTOALL=bruck XCHG_ALLTOALLV=parlogna:radix=3 \
-                   XCHG_ALLGATHER=ring -- "$py" "$src/mpi4py_collectives.py" ;;
+                   XCHG_ALLGATHER=ring XCHG_ALLGATHERV=bruck -- "$py" "$src/mpi4py_collectives.py" ;;
         esac
         rc=$?
         verdict "mpi4py, np=$np, under xchg-run (selection: $setting)" $rc || continue
@@ -306,8 +336,10 @@ test_mpi4py() {
             local algos
             algos=$(sed -n 's/^algorithm \([a-z]*\) \([^ ]*\) .*/\1=\2/p' "$work/$name.counts" | tr '\n' ' ')
             case $setting in
-            mpi) [[ $algos == *alltoall=mpi* && $algos == *alltoallv=mpi* && $algos == *allgather=mpi* ]] ;;
-            bruck) [[ $algos == *alltoall=bruck* && $algos == *alltoallv=parlogna* && $algos == *allgather=ring* ]] ;;
+            mpi) [[ $algos == *alltoall=mpi* && $algos == *alltoallv=mpi* && $algos == *allgather=mpi* &&
+                    $algos == *allgatherv=mpi* ]] ;;
+            bruck) [[ $algos == *alltoall=bruck* && $algos == *alltoallv=parlogna* && $algos == *allgather=ring* &&
+                      $algos == *allgatherv=bruck* ]] ;;
             esac && pass "mpi4py ($setting): the environment chose the algorithms: $algos" ||
                 fail "mpi4py ($setting): algorithms used: $algos"
         fi
@@ -443,6 +475,7 @@ if [ "$ompi_build" != - ]; then
     if check_library; then
         test_edge 4
         test_alltoallw 4
+        test_allgatherv 5
         test_neighbor 5
         test_linked
         test_fortran 3
@@ -458,6 +491,7 @@ if [ "$mpich_build" != - ]; then
     if check_library; then
         test_edge 3
         test_alltoallw 3
+        test_allgatherv 3
         test_neighbor 3
         test_fortran 3
     fi
