@@ -92,7 +92,8 @@ typedef struct xchg_args {
     MPI_Comm comm;           /* xchg's private duplicate of the user's comm */
     int rank, size;
     xchg_side send, recv;
-    int in_place;            /* send blocks were copied out of recvbuf */
+    int in_place;
+    int on_device;           /* device buffers, run by `mpi` (device.c): no copy taken */            /* send blocks were copied out of recvbuf */
     int64_t uniform_bytes;   /* packed bytes per peer for alltoall/allgather, else -1 */
     /* XCHG_ALLGATHERV: recv.bytes[p] is rank p's contribution, the same on
      * every rank (MPI requires matching type signatures); the send side is

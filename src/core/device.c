@@ -307,6 +307,7 @@ int xchg_device_route(xchg_context *ctx, xchg_args *args, xchg_choice *choice, i
         return MPI_SUCCESS;
     }
     XCHG_CHECK(route_to_mpi(args, own, all, side, where, choice));
+    args->on_device = 1;
     if (args->in_place) { /* MPI gets MPI_IN_PLACE; never touch the copy */
         free(args->owned_copy);
         args->owned_copy = NULL;

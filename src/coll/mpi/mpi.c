@@ -90,12 +90,13 @@ static int alltoallw_alone(const xchg_args *a)
 }
 
 /* What the library is given as the send buffer (see the header). With device
- * buffers (src/core/device.c) xchg took no copy (send.buf is NULL), and the
- * library gets MPI_IN_PLACE for alltoallw too. */
+ * buffers (src/core/device.c) xchg took no copy, and the library gets
+ * MPI_IN_PLACE for alltoallw too (every rank is on the device, or the call
+ * fails). */
 static const void *library_sendbuf(const xchg_args *a)
 {
     if (!a->in_place) return a->send.buf;
-    return a->coll != XCHG_ALLTOALLW || !a->send.buf ? MPI_IN_PLACE : a->send.buf;
+    return a->coll != XCHG_ALLTOALLW || a->on_device ? MPI_IN_PLACE : a->send.buf;
 }
 
 static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
