@@ -125,9 +125,10 @@ static double test_time(const xchg_context *ctx, const char *algo, double measur
 
 /* ---- Signatures ----------------------------------------------------------- */
 
-static xchg_online *state_of(xchg_context *ctx)
+xchg_online *xchg_online_state(xchg_context *ctx)
 {
-    if (!ctx->online) ctx->online = calloc(1, sizeof *ctx->online);
+    if (!ctx->online && (ctx->online = calloc(1, sizeof *ctx->online)))
+        for (int c = 0; c < XCHG_NUM_COLL; c++) ctx->online->fast_ready[c] = FAST_NONE;
     return ctx->online;
 }
 
@@ -214,10 +215,10 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     int on, rc = xchg_online_enabled(&on);
     *out = *model;
     if (ctx->online) {
-        ctx->online->fast_ready[exact->coll] = -1;
+        ctx->online->fast_ready[exact->coll] = FAST_NONE;
         ctx->online->measure_now = 0;
     }
-    xchg_online *o = on && rc == MPI_SUCCESS ? state_of(ctx) : NULL;
+    xchg_online *o = on && rc == MPI_SUCCESS ? xchg_online_state(ctx) : NULL;
     if (!o || exact->bytes < 0 || exact->coll == XCHG_NEIGHBOR_ALLTOALLV) return rc;
     xchg_select_input in = *exact;
     in.bytes = xchg_select_size_bucket(in.bytes);

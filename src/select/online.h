@@ -65,6 +65,8 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
 /* The selection of `coll` was explicit (XCHG_Comm_set_algorithm, XCHG_<COLL>):
  * the fast path may serve it too when it is `mpi`. */
 void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll);
+/* ... or automatic without a signature of online selection (a tuning rule). */
+void xchg_online_note_automatic(xchg_context *ctx, xchg_coll coll);
 /* XCHG_Comm_set_algorithm changed `coll`'s selection: forget the fast path. */
 void xchg_online_disarm(xchg_context *ctx, xchg_coll coll);
 /* Internal (online.c to online_fast.c). */

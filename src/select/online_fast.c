@@ -10,8 +10,8 @@
  *   alltoall, allgather: the same counts, datatypes (handles) and
  *     MPI_IN_PLACE-ness as the call the normal path validated and ran;
  *   alltoallv: any counts (the library reads them), as long as the choice
- *     cannot change: an explicit choice, or (automatic) no agreement falls on
- *     this call (XCHG_AGREE=sampled's schedule, select.c) and no time waits
+ *     cannot change: an explicit choice, or (automatic: online selection or a
+ *     tuning rule) no agreement falls on this call (XCHG_AGREE=sampled's schedule, select.c) and no time waits
  *     to be agreed: between agreements the signature is the last agreed one.
  * An automatic decision also needs the signature still decided for `mpi` and
  * no drift sample or re-exploration due at this call (those go the normal
@@ -39,13 +39,22 @@
 #include "online_state.h"
 #include "select.h"
 
-void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll)
+static void note(xchg_context *ctx, xchg_coll coll, int ready)
 {
-    if (!ctx->online) ctx->online = calloc(1, sizeof *ctx->online);
-    if (ctx->online) {
-        ctx->online->fast_ready[coll] = -2;
+    if (xchg_online_state(ctx)) {
+        ctx->online->fast_ready[coll] = ready;
         ctx->online->measure_now = 0;
     }
+}
+
+void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll)
+{
+    note(ctx, coll, FAST_EXPLICIT);
+}
+
+void xchg_online_note_automatic(xchg_context *ctx, xchg_coll coll)
+{
+    note(ctx, coll, FAST_AUTOMATIC);
 }
 
 void xchg_online_disarm(xchg_context *ctx, xchg_coll coll)
@@ -72,9 +81,9 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     xchg_online_fast *f = &o->fast[coll];
     int ready = o->fast_ready[coll];
     f->armed = 0;
-    o->fast_ready[coll] = -1;
-    if (ready == -1 || !is_mpi(choice)) return;
-    if (ready >= 0 && coll == XCHG_ALLTOALLV && !agree_sampled()) return;
+    o->fast_ready[coll] = FAST_NONE;
+    if (ready == FAST_NONE || !is_mpi(choice)) return;
+    if (ready != FAST_EXPLICIT && coll == XCHG_ALLTOALLV && !agree_sampled()) return;
 #ifdef OPEN_MPI
     /* mpi.c sends these to MPI_Alltoallv (Open MPI 4.1's MPI_Alltoall bug) */
     if (coll == XCHG_ALLTOALL && !args->in_place && args->send.type.type != args->recv.type.type)
@@ -94,7 +103,7 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
 /* The decided signature behind f still holds for this call: count it. */
 static int still_decided(xchg_online *o, const xchg_online_fast *f)
 {
-    if (f->sig < 0) return 1; /* an explicit choice */
+    if (f->sig < 0) return 1; /* explicit, or a tuning rule */
     xchg_online_signature *s = &o->sig[f->sig];
     if (s->id != f->id || s->state != SIG_DECIDED || s->calls >= s->next_check ||
         s->calls >= s->reexplore_at || !is_mpi(&s->cand[s->winner]))
@@ -155,7 +164,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!f->armed || f->in_place != in_place || !recvbuf || !recvcounts || !rdispls ||
         (!in_place && (!sendbuf || !sendcounts || !sdispls)))
         return 0;
-    if (f->sig >= 0) { /* automatic: only between agreements */
+    if (f->sig != FAST_EXPLICIT) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
         if (o->pending || xchg_select_sampled_agrees_at(m->calls)) return 0;
         if (!still_decided(o, f)) return 0;

@@ -46,8 +46,12 @@ typedef struct xchg_online_signature {
     double explore_cost;           /* seconds beyond the winner's, every exploration */
 } xchg_online_signature;
 
+/* What decided the last selection of a collective, for the fast path: a
+ * decided signature (>= 0), or one of these. */
+enum { FAST_NONE = -1, FAST_EXPLICIT = -2, FAST_AUTOMATIC = -3 };
+
 /* The fast path's memory of one collective: the last call's arguments that
- * went to `mpi`, and which signature decided it (-2: an explicit choice). */
+ * went to `mpi`, and what decided it (fast_ready's value). */
 typedef struct xchg_online_fast {
     int armed;
     int sig;
@@ -68,9 +72,12 @@ struct xchg_online {
     unsigned long pending_id;
     int64_t pending_ns;
     int fast_ready[XCHG_NUM_COLL];      /* the last selection: the decided signature
-                                           (>= 0), an explicit choice (-2), or -1 */
+                                           (>= 0) or FAST_* */
     xchg_online_fast fast[XCHG_NUM_COLL];
 };
 typedef struct xchg_online xchg_online;
+
+/* ctx's state, created on first use (NULL: out of memory). */
+xchg_online *xchg_online_state(xchg_context *ctx);
 
 #endif

@@ -390,6 +390,8 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
     if (rc == MPI_SUCCESS && strcmp(source, "the cost model") == 0) { /* online.h */
         xchg_choice model = *out;
         rc = xchg_online_choose(ctx, &in, persistent, &model, out);
+    } else if (rc == MPI_SUCCESS && !persistent) { /* a tuning rule, the fixed rule */
+        xchg_online_note_automatic(ctx, args->coll);
     }
     return rc;
 }
