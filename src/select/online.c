@@ -15,7 +15,9 @@
  *   exploring  the next calls try the candidates, round robin: the model's
  *              best MODEL_CANDIDATES algorithms (each with its best
  *              parameters) and `mpi`, the MPI library's own collective,
- *              SAMPLES times each. A call's time is the slowest rank's: each
+ *              1 + SAMPLES times each (the first round warms up: a plan's
+ *              first run, cold caches; on this project's loaded machine it
+ *              took 2-3x the next ones, and is not a sample). A call's time is the slowest rank's: each
  *              rank times the algorithm's run (plan building excluded) and
  *              the maximum is agreed, for alltoall and allgather by one
  *              MPI_Allreduce(MAX) of a double right after the call, for
@@ -38,8 +40,8 @@
  * of calls, the same everywhere), so every rank takes the same algorithm
  * whatever its own clock says.
  *
- * Cost of exploring: (MODEL_CANDIDATES + 1) * SAMPLES calls run candidates
- * that may be slower than the winner (at most 15 calls), and each of them
+ * Cost of exploring: (MODEL_CANDIDATES + 1) * (SAMPLES + 1) calls run
+ * candidates that may be slower than the winner (at most 18 calls), and each of them
  * adds one agreement (a small allreduce; none extra for alltoallv during its
  * exploration, which agrees at every call instead of on its schedule).
  * Afterwards one agreed time per CHECK_EVERY calls. XCHG_VERBOSE=1 prints
@@ -334,10 +336,13 @@ static void record(xchg_context *ctx, int sig, unsigned long id, int cand, doubl
     if (!o || sig < 0 || sig >= o->count || o->sig[sig].id != id) return; /* evicted */
     xchg_online_signature *s = &o->sig[sig];
     if (s->state == SIG_EXPLORING) {
-        if (s->nsamples[cand] < XCHG_ONLINE_SAMPLES) s->samples[cand][s->nsamples[cand]++] = seconds;
+        /* each candidate's first call warms it up (its plan's first run,
+         * cold caches) and is not a sample */
+        if (s->recorded >= s->ncand && s->nsamples[cand] < XCHG_ONLINE_SAMPLES)
+            s->samples[cand][s->nsamples[cand]++] = seconds;
         s->recorded++;
         s->explore_seconds += seconds;
-        if (s->recorded >= s->ncand * XCHG_ONLINE_SAMPLES) decide(ctx, s);
+        if (s->recorded >= s->ncand * (XCHG_ONLINE_SAMPLES + 1)) decide(ctx, s);
     } else if (s->state == SIG_DECIDED && cand == s->winner) {
         if (s->ndrift == XCHG_ONLINE_DRIFT_WINDOW) {
             memmove(s->drift, s->drift + 1, (XCHG_ONLINE_DRIFT_WINDOW - 1) * sizeof *s->drift);
