@@ -12,9 +12,11 @@
  * Life of a signature:
  *   seen       its first REPEATS calls use the model (a signature that never
  *              repeats is never measured);
- *   exploring  the next calls try the candidates, round robin: the model's
- *              best MODEL_CANDIDATES algorithms (each with its best
- *              parameters) and `mpi`, the MPI library's own collective,
+ *   exploring  the next calls try the candidates, round robin: up to
+ *              MODEL_CANDIDATES of the model's (its choice, its best of the
+ *              other kind, flat or composed, and its next best with another
+ *              prediction: pick_candidates) and `mpi`, the MPI library's
+ *              own collective,
  *              1 + SAMPLES times each (the first round warms up: a plan's
  *              first run, cold caches; on this project's loaded machine it
  *              took 2-3x the next ones, and is not a sample). A call's time is the slowest rank's: each
@@ -41,7 +43,7 @@
  * whatever its own clock says.
  *
  * Cost of exploring: (MODEL_CANDIDATES + 1) * (SAMPLES + 1) calls run
- * candidates that may be slower than the winner (at most 18 calls), and each of them
+ * candidates that may be slower than the winner (at most 24 calls), and each of them
  * adds one agreement (a small allreduce; none extra for alltoallv during its
  * exploration, which agrees at every call instead of on its schedule).
  * Afterwards one agreed time per CHECK_EVERY calls. XCHG_VERBOSE=1 prints
@@ -169,8 +171,20 @@ static int insert(xchg_online *o, const xchg_select_input *in)
     return slot;
 }
 
-/* The candidates of `s`: the model's best MODEL_CANDIDATES algorithms, then
- * `mpi`. */
+/* Whether `c` predicts what an earlier candidate does (within 1%): to the
+ * model the same schedule (scattered:batch=32 is nonblocking at P <= 32). */
+static int same_prediction(const xchg_candidate *c, const double *chosen, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (c->seconds <= chosen[i] * 1.01 && c->seconds >= chosen[i] * 0.99) return 1;
+    return 0;
+}
+
+/* The candidates of `s`, in this order: the model's choice; the model's best
+ * of the other kind (a composed, hierarchical or logarithmic algorithm when
+ * the choice is a flat direct exchange, and the other way round): the model
+ * errs most between kinds; the model's next best with another prediction;
+ * then `mpi`. */
 static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xchg_choice *model)
 {
     const xchg_platform *plat;
@@ -181,14 +195,24 @@ static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xc
     xchg_candidate *all = malloc((size_t)(total > 0 ? total : 1) * sizeof *all);
     if (!all) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
     rc = xchg_model_rank(ctx, &s->in, plat, all, total, &total);
+    double predicted[XCHG_ONLINE_CANDIDATES];
     s->ncand = 0;
+    predicted[s->ncand] = total > 0 ? all[0].seconds : 0;
     s->cand[s->ncand++] = *model;
-    for (int i = 0; rc == MPI_SUCCESS && i < total && s->ncand < XCHG_ONLINE_MODEL_CANDIDATES;
-         i++) {
-        int known = 0;
-        for (int c = 0; c < s->ncand; c++) known |= s->cand[c].algo == all[i].choice.algo;
-        if (!known) s->cand[s->ncand++] = all[i].choice;
-    }
+    for (int i = 0; rc == MPI_SUCCESS && i < total; i++) /* the other kind */
+        if (all[i].choice.algo->is_flat != model->algo->is_flat) {
+            predicted[s->ncand] = all[i].seconds;
+            s->cand[s->ncand++] = all[i].choice;
+            break;
+        }
+    for (int i = 0; rc == MPI_SUCCESS && i < total; i++) /* another prediction */
+        if (!same_prediction(&all[i], predicted, s->ncand)) {
+            int known = 0;
+            for (int c = 0; c < s->ncand; c++) known |= s->cand[c].algo == all[i].choice.algo;
+            if (known) continue;
+            s->cand[s->ncand++] = all[i].choice;
+            break;
+        }
     free(all);
     const xchg_algorithm *mpi = xchg_registry_find(s->in.coll, "mpi");
     if (rc == MPI_SUCCESS && mpi) {

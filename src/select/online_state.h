@@ -10,7 +10,7 @@
 
 /* The constants of online.c's header comment. */
 #define XCHG_ONLINE_REPEATS 2             /* calls on the model before exploring */
-#define XCHG_ONLINE_MODEL_CANDIDATES 2    /* the model's best algorithms tried */
+#define XCHG_ONLINE_MODEL_CANDIDATES 3    /* of the model's tried (pick_candidates) */
 #define XCHG_ONLINE_CANDIDATES (XCHG_ONLINE_MODEL_CANDIDATES + 1) /* and mpi */
 #define XCHG_ONLINE_SAMPLES 5             /* timed calls per candidate */
 #define XCHG_ONLINE_MARGIN 0.05           /* a re-check switches when 5% faster */
