@@ -118,6 +118,7 @@ static void account(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f
     ctx->last[coll] = f->choice;
     ctx->has_last[coll] = 1;
     ctx->last_scratch_peak[coll] = 0;
+    ctx->phases.count = 0; /* mpi reports no phases */
 }
 
 static int library_error(int rc, const char *call)

@@ -2,9 +2,9 @@
 # Online selection on the held-out grid of docs/results/selection/grid/
 # (SimGrid SMPI; simulated time is deterministic, so these numbers do not
 # depend on the load of the machine that runs them). Every case of the
-# grid's run.sh, cheapest first; for each: `auto` with XCHG_VERBOSE=1 and 21
-# warm-up calls (2 on the model, 18 exploring, 1 whose agreement carries the
-# last explored time), then 2 timed calls: the decided winner. The
+# grid's run.sh, cheapest first; for each: `auto` with XCHG_VERBOSE=1 and 27
+# warm-up calls (2 on the model, up to 24 exploring, 1 whose agreement
+# carries the last explored time), then 2 timed calls: the decided winner. The
 # candidates and baselines are the grid's own measurements
 # (grid/measured/results.csv); evaluate.py compares.
 #   smpi/results.csv       the auto rows (sim/run's format)
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../../../.."
 out=docs/results/selection/online/smpi
 mkdir -p "$out"
 common=(--append --timeout "${XCHG_ONLINE_TIMEOUT:-900}" --smpi-cfg maxmin/precision:1e-4
-        --baselines "" --warmup 21 --iters 2 --algos auto --online-log "$out/exploration.csv")
+        --baselines "" --warmup 27 --iters 2 --algos auto --online-log "$out/exploration.csv")
 # PLATFORM P Q SIZES DISTS COLL, as in grid/run.sh, roughly by simulation cost
 cases=(
     "fattree 32 4 64,4096 uniform alltoallv"
