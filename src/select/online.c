@@ -181,10 +181,10 @@ static int same_prediction(const xchg_candidate *c, const double *chosen, int n)
 }
 
 /* The candidates of `s`, in this order: the model's choice; the model's best
- * of the other kind (a composed, hierarchical or logarithmic algorithm when
- * the choice is a flat direct exchange, and the other way round): the model
- * errs most between kinds; the model's next best with another prediction;
- * then `mpi`. */
+ * of the other kind (a composed, hierarchical algorithm when the choice is
+ * flat, and the other way round; the model errs most between kinds) whose
+ * prediction differs (locality_aware with regions of one rank is the direct
+ * exchange); the model's next best with another prediction; then `mpi`. */
 static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xchg_choice *model)
 {
     const xchg_platform *plat;
@@ -200,7 +200,8 @@ static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xc
     predicted[s->ncand] = total > 0 ? all[0].seconds : 0;
     s->cand[s->ncand++] = *model;
     for (int i = 0; rc == MPI_SUCCESS && i < total; i++) /* the other kind */
-        if (all[i].choice.algo->is_flat != model->algo->is_flat) {
+        if (all[i].choice.algo->is_flat != model->algo->is_flat &&
+            !same_prediction(&all[i], predicted, s->ncand)) {
             predicted[s->ncand] = all[i].seconds;
             s->cand[s->ncand++] = all[i].choice;
             break;
