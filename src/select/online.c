@@ -55,7 +55,8 @@
  * communicator (R "*": every rank not listed) the time US microseconds for
  * candidates of algorithm ALGO ("*": any other algorithm); a time not given
  * stays measured. It is read at every measured call, so a test may change
- * it while running.
+ * it while running. XCHG_TEST_ONLINE_CHECK=N (tests only) times one decided
+ * call in N instead of CHECK_EVERY, so a drift shows after fewer calls.
  */
 #include "online.h"
 
@@ -125,6 +126,14 @@ static double test_time(const xchg_context *ctx, const char *algo, double measur
     }
     double us = own_found ? own_rank : any_rank;
     return us >= 0 ? us * 1e-6 : measured;
+}
+
+/* CHECK_EVERY, or XCHG_TEST_ONLINE_CHECK (tests only: fewer calls). */
+static unsigned long check_every(void)
+{
+    const char *env = getenv("XCHG_TEST_ONLINE_CHECK");
+    long n = env && *env ? strtol(env, NULL, 10) : 0;
+    return n > 0 ? (unsigned long)n : XCHG_ONLINE_CHECK_EVERY;
 }
 
 /* ---- Signatures ----------------------------------------------------------- */
@@ -348,7 +357,7 @@ static void decide(const xchg_context *ctx, xchg_online_signature *s)
     s->explore_cost += s->explore_seconds - s->recorded * med[best];
     /* a re-check that kept the winner checks half as often next time */
     s->check_every = switched == 0 && s->check_every < XCHG_ONLINE_CHECK_MAX
-                         ? 2 * s->check_every : XCHG_ONLINE_CHECK_EVERY;
+                         ? 2 * s->check_every : check_every();
     s->baseline = 0;
     s->next_check = s->calls + s->check_every;
     s->reexplore_at = s->calls + XCHG_ONLINE_REEXPLORE_EVERY;
