@@ -48,12 +48,12 @@ int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll);
 /* The agreement's maximum of the pending time, nanoseconds. */
 void xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns);
 
-/* ---- The fast path (api.c) ----------------------------------------------
- * Once a blocking signature is decided for `mpi` by anything but an explicit
- * choice, its next calls with the same (counts, datatypes, in-place-ness)
- * go to the MPI library directly: no normalization, no selection, no plan.
- * Returns 1 when it took the call (its result in *rc), 0 when the normal
- * path must run. */
+/* ---- The fast path (api.c; online_fast.c) ---------------------------------
+ * Once a blocking call ran `mpi` (decided by online selection, a tuning rule
+ * or an explicit choice), the next calls of the same shape go to the MPI
+ * library directly: no normalization, no selection, no plan (online_fast.c
+ * says when). Returns 1 when it took the call (its result in *rc), 0 when
+ * the normal path must run. */
 int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *sendbuf,
                              int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                              MPI_Datatype recvtype, int *rc);
