@@ -8,12 +8,21 @@
  *
  * Algorithm selection for a collective, highest priority first:
  *   1. XCHG_Comm_set_algorithm(comm, "alltoallv", "scattered:batch=8")
+ *      (for a persistent request: its info key "xchg_algorithm" first)
  *   2. the environment: XCHG_ALLTOALL, XCHG_ALLTOALLV, XCHG_ALLTOALLW,
  *      XCHG_ALLGATHER, XCHG_ALLGATHERV, XCHG_NEIGHBOR_ALLTOALLV
- *   3. a rule of the tuning file (XCHG_TUNING_FILE)
- *   4. the cost model (alltoallv, alltoallw: on sizes agreed by an
- *      MPI_Allreduce on a sampled schedule, XCHG_AGREE; allgatherv: on the
- *      recvcounts every rank passes)
+ *   3. a rule of the tuning file named by XCHG_TUNING_FILE (written by
+ *      tools/xchg-tune, or by a previous run through XCHG_TUNING_OUT)
+ *   4. online selection (blocking alltoall, alltoallv, allgather): a call
+ *      signature (collective, communicator, size class) that repeats is
+ *      decided by timing a few candidates, the MPI library's own collective
+ *      ("mpi") always among them, on the slowest rank; every rank keeps the
+ *      same winner. A persistent request takes the winner its signature
+ *      learned, if any, at init. XCHG_ONLINE=0 turns it off.
+ *   5. xchg's cost model (src/select/model.h; alltoallv, alltoallw: on sizes
+ *      agreed by an MPI_Allreduce on a sampled schedule, XCHG_AGREE;
+ *      allgatherv: on the recvcounts every rank passes), or a fixed rule
+ *      where it has no inputs (alltoallv under XCHG_AGREE=never)
  * A selection string is "name" or "name:param=value,param=value".
  *
  * Device (GPU) buffers: a call whose buffers are GPU memory (CUDA; ROCm when

@@ -2,7 +2,9 @@
  * The public entry points: find the communicator's context, normalize and
  * validate the arguments (locally, before any message, so a detected error
  * writes nothing), check for device buffers (device.h), select the algorithm,
- * run it, and report errors through the user's error handler.
+ * run it, and report errors through the user's error handler. A call whose
+ * shape was last decided for `mpi` goes straight to the MPI library instead
+ * (src/select/online_fast.c says when, and which checks it keeps).
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "select/online.h"
 #include "select/select.h"
 #include "xchg.h"
 
@@ -24,7 +27,9 @@ static int run_collective(xchg_context *ctx, xchg_args *args)
     int rc = xchg_device_route(ctx, args, &choice, &device);
     if (rc == MPI_SUCCESS && !device) rc = xchg_select_call(ctx, args, 0, &choice);
     if (rc == MPI_SUCCESS) rc = xchg_plan_get(ctx, &choice, &plan);
+    double start = xchg_online_start(ctx); /* online selection times this call */
     if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, args);
+    if (rc == MPI_SUCCESS) rc = xchg_online_finish(ctx, args, &choice, start);
     xchg_args_free(args);
     return rc;
 }
@@ -36,6 +41,9 @@ int XCHG_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     xchg_context *ctx;
     xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS && xchg_online_fast_alltoallv(ctx, sendbuf, sendcounts, sdispls, sendtype,
+                                                        recvbuf, recvcounts, rdispls, recvtype, &rc))
+        return xchg_raise(comm, rc);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoallv(&args, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                  recvcounts, rdispls, recvtype, ctx->comm, ctx->rank, ctx->size);
@@ -63,6 +71,9 @@ int XCHG_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     xchg_context *ctx;
     xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS && xchg_online_fast_uniform(ctx, XCHG_ALLTOALL, sendbuf, sendcount, sendtype,
+                                                      recvbuf, recvcount, recvtype, &rc))
+        return xchg_raise(comm, rc);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 ctx->comm, ctx->rank, ctx->size);
@@ -76,6 +87,9 @@ int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     xchg_context *ctx;
     xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS && xchg_online_fast_uniform(ctx, XCHG_ALLGATHER, sendbuf, sendcount, sendtype,
+                                                      recvbuf, recvcount, recvtype, &rc))
+        return xchg_raise(comm, rc);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                  ctx->comm, ctx->rank, ctx->size);
@@ -104,6 +118,7 @@ int XCHG_Comm_set_algorithm(MPI_Comm comm, const char *collective, const char *s
     xchg_choice choice;
     int rc = xchg_context_get(comm, &ctx);
     if (rc == MPI_SUCCESS) rc = xchg_coll_from_name(collective, &coll);
+    if (rc == MPI_SUCCESS) xchg_online_disarm(ctx, coll);
     if (rc == MPI_SUCCESS && (selection == NULL || *selection == '\0')) {
         ctx->has_override[coll] = 0;
         return MPI_SUCCESS;

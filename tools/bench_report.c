@@ -150,6 +150,13 @@ static const char *cell_status(const bench_result *r, int persistent)
     return st == ROW_OK ? NULL : st == ROW_WRONG ? "WRONG" : st == ROW_FAILED ? "ERROR" : "n/a";
 }
 
+/* Rows of one algorithm at different sizes; `auto` rows are one line
+ * whatever they chose ("auto[mpi]", "auto[nonblocking]"). */
+static int same_line(const char *a, const char *b)
+{
+    return strcmp(a, b) == 0 || (strncmp(a, "auto[", 5) == 0 && strncmp(b, "auto[", 5) == 0);
+}
+
 /* One grid: a line per algorithm (the MPI row too when `persistent`), a
  * column per size, value(r) in the cells; '*' marks the smallest value of
  * each size when `mark`. */
@@ -171,12 +178,13 @@ static void summary_grid(const bench_run_info *info, const bench_result *rows, i
     fprintf(out, "\n");
     for (int i = 0; i < num_rows; i++) {
         if (rows[i].size != sizes[0] || (rows[i].is_mpi && !persistent)) continue;
-        fprintf(out, "%-*s", algo_width(info), rows[i].algorithm);
+        fprintf(out, "%-*s", algo_width(info),
+                strncmp(rows[i].algorithm, "auto[", 5) == 0 ? "auto" : rows[i].algorithm);
         for (int s = 0; s < num_sizes; s++) {
             const bench_result *r = NULL, *best = NULL;
             for (int j = 0; j < num_rows; j++) {
                 if (rows[j].size != sizes[s] || (rows[j].is_mpi && !persistent)) continue;
-                if (strcmp(rows[j].algorithm, rows[i].algorithm) == 0) r = &rows[j];
+                if (same_line(rows[j].algorithm, rows[i].algorithm)) r = &rows[j];
                 if (!cell_status(&rows[j], persistent) && (!best || value(&rows[j]) < value(best)))
                     best = &rows[j];
             }
@@ -196,6 +204,23 @@ void bench_report_summary(const bench_run_info *info, const bench_result *rows, 
     fprintf(out, "\n# Summary: ratio to MPI's own %s (< 1.00: xchg faster; * fastest per S)\n",
             info->opt->coll_name);
     summary_grid(info, rows, num_rows, 0, blocking_ratio, 1, out);
+    /* auto against MPI's own and against the fastest row (MPI's included) */
+    double worst_mpi = 0, worst_best = 0;
+    int64_t at_mpi = 0, at_best = 0;
+    for (int i = 0; i < num_rows; i++) {
+        if (strncmp(rows[i].algorithm, "auto[", 5) != 0 || cell_status(&rows[i], 0)) continue;
+        double best = 0;
+        for (int j = 0; j < num_rows; j++)
+            if (rows[j].size == rows[i].size && !cell_status(&rows[j], 0) &&
+                (best == 0 || rows[j].median_us < best))
+                best = rows[j].median_us;
+        if (rows[i].ratio > worst_mpi) worst_mpi = rows[i].ratio, at_mpi = rows[i].size;
+        if (best > 0 && rows[i].median_us / best > worst_best)
+            worst_best = rows[i].median_us / best, at_best = rows[i].size;
+    }
+    if (worst_mpi > 0)
+        fprintf(out, "# auto: at most %.2fx MPI's own (S=%lld), at most %.2fx the fastest row "
+                     "(S=%lld)\n", worst_mpi, (long long)at_mpi, worst_best, (long long)at_best);
     fflush(out);
 }
 

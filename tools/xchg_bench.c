@@ -450,6 +450,12 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
             }
             bench_setup_round(o, w, r->is_mpi ? NULL : algos->selection[i - 1], comm, &setup, i,
                               round, r);
+            if (!r->is_mpi && strcmp(algos->selection[i - 1], "auto") == 0) {
+                /* online selection may have changed it since the check: the last used */
+                char used[256] = "";
+                XCHG_Comm_get_algorithm(comm, o->coll_name, 1, 0, used, sizeof used);
+                if (used[0]) snprintf(r->algorithm, sizeof r->algorithm, "auto[%s]", used);
+            }
         }
         done += count;
     }

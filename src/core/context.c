@@ -12,10 +12,12 @@
 #include "context.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "../select/online.h"
 
 /* Guards the keyvals and the list of live contexts, which contexts of
  * different communicators share (MPI_THREAD_MULTIPLE). */
@@ -23,6 +25,7 @@ static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static int context_keyval = MPI_KEYVAL_INVALID;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 static xchg_context *live_contexts;
+static atomic_int keyvals_ready; /* the keyvals exist: a call need not take the lock */
 
 static void unlink_live(xchg_context *ctx)
 {
@@ -45,6 +48,7 @@ static void link_live(xchg_context *ctx)
 
 static void context_destroy(xchg_context *ctx)
 {
+    xchg_online_release(ctx); /* its decisions kept for XCHG_TUNING_OUT */
     xchg_plan_cache_clear(ctx); /* plans free the inner contexts they own */
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
     xchg_topology_free(&ctx->topo);
@@ -72,19 +76,23 @@ static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
         if (MPI_Comm_delete_attr(ctx->user_comm, context_keyval) != MPI_SUCCESS)
             unlink_live(ctx);
     }
+    xchg_online_write_out(); /* XCHG_TUNING_OUT, from the contexts just freed */
     MPI_Comm_free_keyval(&context_keyval);
     MPI_Comm_free_keyval(&finalize_keyval);
+    atomic_store_explicit(&keyvals_ready, 0, memory_order_release);
     return MPI_SUCCESS;
 }
 
 static int ensure_keyvals(void)
 {
     int rc = MPI_SUCCESS;
+    if (atomic_load_explicit(&keyvals_ready, memory_order_acquire)) return MPI_SUCCESS;
     pthread_mutex_lock(&shared_lock);
     if (context_keyval != MPI_KEYVAL_INVALID) goto fail; /* done already */
     XCHG_CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_context, &context_keyval, NULL));
     XCHG_CHECK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &finalize_keyval, NULL));
     XCHG_CHECK(MPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, NULL));
+    atomic_store_explicit(&keyvals_ready, 1, memory_order_release);
 fail:
     pthread_mutex_unlock(&shared_lock);
     return rc;

@@ -88,6 +88,9 @@ typedef struct xchg_context {
 
     xchg_phase_times phases;
 
+    struct xchg_online *online; /* online selection's state (src/select/online.h),
+                                   created at its first use; owned there */
+
     struct xchg_context *next_live; /* list of live contexts, for MPI_Finalize */
 } xchg_context;
 

@@ -71,6 +71,7 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Comm_set_errhandler PMPI_Comm_set_errhandler
 #define MPI_Comm_get_errhandler PMPI_Comm_get_errhandler
 #define MPI_Comm_call_errhandler PMPI_Comm_call_errhandler
+#define MPI_Error_string PMPI_Error_string
 #define MPI_Errhandler_free PMPI_Errhandler_free
 
 /* Process topologies (neighbourhood collectives) */

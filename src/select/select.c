@@ -51,6 +51,7 @@
 #include "../core/error.h"
 #include "model.h"
 #include "neighbor_inputs.h"
+#include "online.h"
 #include "tuning.h"
 #include "xchg.h"
 
@@ -281,7 +282,7 @@ static int agree_mode_of_env(agree_mode *mode)
 
 /* Whether blocking call number n (from 0) agrees under the sampled schedule:
  * 0 and the powers of 4 up to 256, then the multiples of 1024. */
-static int sampled_agrees_at(unsigned long n)
+int xchg_select_sampled_agrees_at(unsigned long n)
 {
     if (n == 0 || n % 1024 == 0) return 1;
     for (unsigned long p = 1; p <= 256; p *= 4)
@@ -290,7 +291,9 @@ static int sampled_agrees_at(unsigned long n)
 }
 
 /* alltoallv: the busiest rank's mean block, the largest block and the most
- * non-empty peers of a rank, agreed into *in. */
+ * non-empty peers of a rank, agreed into *in; and online selection's
+ * measured time of an earlier call when one is pending (online.h: the
+ * slowest rank's, in the same MPI_MAX; 0 when none, on every rank alike). */
 static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in)
 {
     int64_t sent = 0, received = 0, largest = 0, to = 0, from = 0;
@@ -302,10 +305,12 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
         from += args->recv.bytes[p] > 0;
         if (args->send.bytes[p] > largest) largest = args->send.bytes[p];
     }
-    int64_t local[3] = {sent > received ? sent : received, largest, to > from ? to : from};
-    int64_t global[3];
-    int rc = MPI_Allreduce(local, global, 3, MPI_INT64_T, MPI_MAX, ctx->comm);
+    int64_t local[4] = {sent > received ? sent : received, largest, to > from ? to : from,
+                        xchg_online_pending_ns(ctx, XCHG_ALLTOALLV)};
+    int64_t global[4];
+    int rc = MPI_Allreduce(local, global, 4, MPI_INT64_T, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on the alltoallv's sizes");
+    xchg_online_agreed(ctx, XCHG_ALLTOALLV, global[3]);
     in->bytes = global[0] / (args->size > 0 ? args->size : 1);
     in->max_block_bytes = global[1];
     in->max_peers = (int)global[2];
@@ -352,7 +357,7 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
     xchg_select_memory *m = &ctx->selection[XCHG_NEIGHBOR_ALLTOALLV];
     unsigned long n = m->calls++;
     *automatic = 1;
-    if (mode == AGREE_ALWAYS || sampled_agrees_at(n) || !m->has_agreed_choice)
+    if (mode == AGREE_ALWAYS || xchg_select_sampled_agrees_at(n) || !m->has_agreed_choice)
         return xchg_select_neighbor_agreed(ctx, args, out);
     *out = m->agreed_choice;
     return MPI_SUCCESS;
@@ -362,6 +367,7 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
 {
     const char *source;
     int rc = explicit_choice(ctx, args->coll, out, &source);
+    if (rc == MPI_SUCCESS && source && !persistent) xchg_online_note_explicit(ctx, args->coll);
     if (rc != MPI_SUCCESS || source) return rc;
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {
         int decided;
@@ -387,7 +393,8 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
             rc = agree(ctx, args, &in);
         } else if (mode != AGREE_NEVER) {
             unsigned long n = m->calls++;
-            if (mode == AGREE_ALWAYS || sampled_agrees_at(n)) {
+            if (mode == AGREE_ALWAYS || xchg_select_sampled_agrees_at(n) ||
+                xchg_online_pending(ctx, XCHG_ALLTOALLV)) {
                 rc = agree(ctx, args, &in);
                 m->agreed = in;
             } else {
@@ -396,5 +403,16 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         }
         if (rc != MPI_SUCCESS) return rc;
     }
-    return automatic_choice(ctx, &in, out, &source);
+    rc = automatic_choice(ctx, &in, out, &source);
+    /* Online selection serves blocking alltoall, alltoallv and allgather
+     * (online.h); alltoallw and allgatherv keep the model's choice. */
+    int online = args->coll == XCHG_ALLTOALL || args->coll == XCHG_ALLTOALLV ||
+                 args->coll == XCHG_ALLGATHER;
+    if (rc == MPI_SUCCESS && online && strcmp(source, "the cost model") == 0) {
+        xchg_choice model = *out;
+        rc = xchg_online_choose(ctx, &in, persistent, &model, out);
+    } else if (rc == MPI_SUCCESS && online && !persistent) { /* a tuning rule, the fixed rule */
+        xchg_online_note_automatic(ctx, args->coll);
+    }
+    return rc;
 }

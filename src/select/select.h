@@ -1,7 +1,8 @@
 /* Which algorithm and parameters a call uses:
  * per-communicator choice > environment (XCHG_ALLTOALL, ...) > tuning file
- * (XCHG_TUNING_FILE) > the cost model (model.h) > a fixed rule when the
- * model has no inputs. */
+ * (XCHG_TUNING_FILE) > online selection (online.h: blocking calls of a
+ * repeating signature, measured; a persistent init takes a learned winner)
+ * > the cost model (model.h) > a fixed rule when the model has no inputs. */
 #ifndef XCHG_SELECT_H
 #define XCHG_SELECT_H
 
@@ -47,6 +48,10 @@ xchg_select_input xchg_select_input_of(const xchg_context *ctx, xchg_coll coll, 
  * "the cost model", "the fixed rule"), for explanations (xchg-info). */
 int xchg_select_explain(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out,
                         const char **source);
+
+/* Whether blocking alltoallv call number n (from 0) agrees under
+ * XCHG_AGREE=sampled. */
+int xchg_select_sampled_agrees_at(unsigned long n);
 
 /* The platform constants the model uses: the tuning file's, or built in
  * (MPI_SUCCESS), or the tuning file's error. */

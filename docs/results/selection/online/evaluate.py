@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""Tables and plot of online selection (smpi.sh, real.sh).
+
+    evaluate.py smpi   the held-out grid (SimGrid SMPI): online `auto` (smpi/)
+                       against the grid's measurements (../grid/measured: the
+                       candidates and the baselines) and the model alone
+                       (../grid/auto-builtin); the cost of exploring as a
+                       share of 1,000 calls of the winner (smpi/exploration.csv).
+                       Writes smpi.md, smpi.json, smpi.png.
+    evaluate.py real   this machine (real/results.csv): auto against MPI's own,
+                       the model's choice, `mpi` and the best fixed algorithm.
+                       Writes real.md, real.json.
+"""
+import csv
+import importlib.util
+import json
+import os
+import re
+import sys
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GRID = os.path.join(HERE, "..", "grid")
+WITHIN, SLOWER = 1.10, 1.02
+EXPLORE = re.compile(r"exploring: (\d+) calls, (-?[\d.]+) us more")
+DECISION = re.compile(r"-> ([^;\s]+)")
+
+
+def grid_module():
+    spec = importlib.util.spec_from_file_location("grid_evaluate", os.path.join(GRID, "evaluate.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def exploration():
+    """{case: (calls, extra us, decision)} of the first exploration of each case."""
+    out = {}
+    path = os.path.join(HERE, "smpi", "exploration.csv")
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            m = EXPLORE.search(r["line"])
+            key = (r["platform"], r["coll"], int(r["P"]), int(r["Q"]), int(r["S"]), r["dist"])
+            if m:  # the last line of a point wins (a point run again)
+                out[key] = (int(m.group(1)), float(m.group(2)), DECISION.search(r["line"]).group(1))
+    return out
+
+
+def smpi():
+    grid = grid_module()
+    cases = grid.read("measured")
+    for study in ("auto-builtin",):
+        for key, times in grid.read(study).items():
+            if key in cases:
+                cases[key].update(times)
+    online = {}
+    with open(os.path.join(HERE, "smpi", "results.csv")) as f:
+        for r in csv.DictReader(f):
+            if r["status"] == "ok" and r["verified"] in ("ok", "skipped"):
+                key = (r["platform"], r["coll"], int(r["P"]), int(r["Q"]), int(r["S"]), r["dist"])
+                online[key] = float(r["t_min"]) * 1e6
+    explored = exploration()
+    rows = []
+    for key in sorted(online):
+        t = cases.get(key)
+        if not t:
+            continue
+        xchg = {a: v for a, v in t.items() if not a.endswith(":mpi") and a != "auto-builtin"}
+        base = {b: t[b] for b in grid.BASELINES if b in t}
+        best = min(xchg, key=xchg.get)
+        fastest = min(base, key=base.get)
+        calls, extra, decision = explored.get(key, (0, 0.0, "?"))
+        rows.append(dict(case=key, online_us=online[key], decision=decision, best=best,
+                         best_us=t[best], baseline=fastest, baseline_us=base[fastest],
+                         builtin_us=t.get("auto-builtin"),
+                         over_best=online[key] / t[best], over_baseline=online[key] / base[fastest],
+                         builtin_over_best=t["auto-builtin"] / t[best] if "auto-builtin" in t else None,
+                         explore_calls=calls, explore_extra_us=extra,
+                         explore_share_1000=extra / (1000 * online[key])))
+    lines = ["| platform | coll | P | Q | S | dist | online auto: winner (us) | /best xchg | "
+             "model alone /best | best xchg (us) | fastest baseline (us) | online /baseline | "
+             "exploring: calls, cost / 1,000 calls |", "|" + "---|" * 13]
+    for r in rows:
+        b = f"{r['builtin_over_best']:.2f}" if r["builtin_over_best"] else "-"
+        lines.append("| " + " | ".join(map(str, r["case"])) + f" | {r['decision']} {r['online_us']:.1f} | "
+                     f"{r['over_best']:.2f} | {b} | {r['best']} {r['best_us']:.1f} | "
+                     f"{r['baseline']} {r['baseline_us']:.1f} | {r['over_baseline']:.2f} | "
+                     f"{r['explore_calls']}, {100 * r['explore_share_1000']:.2f}% |")
+    n = len(rows)
+    within = sum(r["over_best"] <= WITHIN for r in rows)
+    builtin = [r for r in rows if r["builtin_over_best"]]
+    builtin_within = sum(r["builtin_over_best"] <= WITHIN for r in builtin)
+    slower = [r for r in rows if r["over_baseline"] > SLOWER]
+    worst_share = max((r["explore_share_1000"] for r in rows), default=0)
+    summary = (f"online auto within 10% of the best xchg algorithm in {within} of {n} cases "
+               f"(the model alone: {builtin_within} of {len(builtin)} of the same cases); more than "
+               f"2% slower than the fastest baseline in {len(slower)}"
+               + (f" ({', '.join(' '.join(map(str, r['case'])) for r in slower)})" if slower else "")
+               + f"; exploring costs at most {100 * worst_share:.2f}% of 1,000 calls of the winner")
+    with open(os.path.join(HERE, "smpi.md"), "w") as f:
+        f.write(summary + "\n\n" + "\n".join(lines) + "\n")
+    with open(os.path.join(HERE, "smpi.json"), "w") as f:
+        json.dump([{**r, "case": list(r["case"])} for r in rows], f, indent=1)
+    if rows:
+        fig, ax = plt.subplots(figsize=(max(8, 0.45 * n + 3), 4.5))
+        xs = range(n)
+        ax.bar([x - 0.2 for x in xs], [r["builtin_over_best"] or 0 for r in rows], 0.4,
+               label="model alone")
+        ax.bar([x + 0.2 for x in xs], [r["over_best"] for r in rows], 0.4, label="online auto")
+        ax.plot(list(xs), [r["baseline_us"] / r["best_us"] for r in rows], "kx",
+                label="fastest baseline / best")
+        ax.axhline(WITHIN, color="gray", linestyle="--", linewidth=0.8)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([f"{c[0]} {c[1]} P{c[2]} Q{c[3]} {c[4]}B {c[5]}" for c in
+                            (r["case"] for r in rows)], rotation=60, ha="right", fontsize=7)
+        ax.set_ylabel("time / best xchg algorithm measured")
+        ax.set_title("Held-out grid (SimGrid SMPI): online selection against the model alone")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(HERE, "smpi.png"), dpi=120)
+    print(summary)
+
+
+def real():
+    groups = {}
+    with open(os.path.join(HERE, "real", "results.csv")) as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok":
+                continue
+            key = (int(r["np"]), r["coll"], int(r["S_bytes"]))
+            groups.setdefault(key, dict(model=r["model_choice"], rows={}))["rows"][r["algorithm"]] = \
+                float(r["median_us"])
+    lines = ["| P | coll | S | MPI (us) | auto /MPI | model's choice /MPI | mpi /MPI | "
+             "best fixed /MPI | auto /best |", "|" + "---|" * 9]
+    out = []
+    for key in sorted(groups):
+        g = groups[key]
+        rows = g["rows"]
+        mpi_us = rows.get("MPI")
+        auto = next((a for a in rows if a.startswith("auto[")), None)
+        fixed = {a: v for a, v in rows.items() if not a.startswith("auto[") and a != "MPI"}
+        if not mpi_us or not auto or not fixed:
+            continue
+        best = min(fixed, key=fixed.get)
+        best_all = min(rows.values())
+        model = g["model"] if g["model"] in rows else None
+        r = dict(case=list(key), mpi_us=mpi_us, auto=auto, auto_over_mpi=rows[auto] / mpi_us,
+                 model=g["model"], model_over_mpi=rows[model] / mpi_us if model else None,
+                 mpi_over_mpi=rows["mpi"] / mpi_us if "mpi" in rows else None,
+                 best=best, best_over_mpi=fixed[best] / mpi_us, auto_over_best=rows[auto] / best_all)
+        out.append(r)
+        fmt = lambda v: f"{v:.2f}" if v else "-"  # noqa: E731
+        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {mpi_us:.2f} | {auto} {r['auto_over_mpi']:.2f} | "
+                     f"{g['model']} {fmt(r['model_over_mpi'])} | {fmt(r['mpi_over_mpi'])} | "
+                     f"{best} {r['best_over_mpi']:.2f} | {r['auto_over_best']:.2f} |")
+    n = len(out)
+    summary = (f"auto at most 1.02x MPI's own in {sum(r['auto_over_mpi'] <= 1.02 for r in out)} of {n} "
+               f"points, within 5% of the fastest row in {sum(r['auto_over_best'] <= 1.05 for r in out)}")
+    with open(os.path.join(HERE, "real.md"), "w") as f:
+        f.write(summary + "\n\n" + "\n".join(lines) + "\n")
+    with open(os.path.join(HERE, "real.json"), "w") as f:
+        json.dump(out, f, indent=1)
+    print(summary)
+
+
+if __name__ == "__main__":
+    {"smpi": smpi, "real": real}[sys.argv[1] if len(sys.argv) > 1 else "smpi"]()

@@ -1,0 +1,468 @@
+/*
+ * Online selection (online.h): measure the candidates of a repeating call
+ * signature where the program runs, and keep the fastest.
+ *
+ * A signature is (collective, communicator, size bucket): the context is the
+ * communicator; the sizes are the agreed inputs of selection (inputs.h)
+ * rounded to quarter octaves (xchg_select_size_bucket): alltoall and
+ * allgather's block, alltoallv's agreed mean block, largest block and
+ * non-empty peers. Every input is the same on every rank, so every rank
+ * finds the same signature at the same call.
+ *
+ * Life of a signature:
+ *   seen       its first REPEATS calls use the model (a signature that never
+ *              repeats is never measured);
+ *   exploring  the next calls try the candidates, round robin: up to
+ *              MODEL_CANDIDATES of the model's (its choice, its best of the
+ *              other kind, flat or composed, and its next best with another
+ *              prediction: pick_candidates) and `mpi`, the MPI library's
+ *              own collective,
+ *              1 + SAMPLES times each (the first round warms up: a plan's
+ *              first run, cold caches; on this project's loaded machine it
+ *              took 2-3x the next ones, and is not a sample). A call's time is the slowest rank's: each
+ *              rank times the algorithm's run (plan building excluded) and
+ *              the maximum is agreed, for alltoall and allgather by one
+ *              MPI_Allreduce(MAX) of a double right after the call, for
+ *              alltoallv folded into the agreement its next call makes anyway
+ *              (select.c's MPI_Allreduce(MAX) of int64, one more element: a
+ *              pending time makes that call agree whatever XCHG_AGREE's
+ *              schedule says). Then the winner is the smallest median; ties
+ *              go to the earlier candidate (the model's order, `mpi` last);
+ *   decided    the winner runs. Every CHECK_EVERY calls one call is timed
+ *              (agreed as above). The median of the first DRIFT_WINDOW such
+ *              times is the baseline (a lone timed call is not a call among
+ *              its like: on a loaded machine it took twice the exploration's
+ *              median); when the median of the last DRIFT_WINDOW exceeds it
+ *              by DRIFT, and anyway after REEXPLORE_EVERY calls, the
+ *              signature explores again, and switches only when the new best
+ *              is faster than the incumbent by MARGIN. A re-exploration that
+ *              keeps the incumbent doubles the check interval (up to
+ *              CHECK_MAX), so noise cannot make it explore often.
+ * Every decision is computed from agreed times only (and from the number
+ * of calls, the same everywhere), so every rank takes the same algorithm
+ * whatever its own clock says.
+ *
+ * Cost of exploring: (MODEL_CANDIDATES + 1) * (SAMPLES + 1) calls run
+ * candidates that may be slower than the winner (at most 24 calls), and each of them
+ * adds one agreement (a small allreduce; none extra for alltoallv during its
+ * exploration, which agrees at every call instead of on its schedule).
+ * Afterwards one agreed time per CHECK_EVERY calls. XCHG_VERBOSE=1 prints
+ * the exploration's cost (the sum of its calls' times minus as many calls of
+ * the winner).
+ *
+ * XCHG_TEST_ONLINE_TIMES (tests only) replaces each rank's measured time
+ * before the agreement: "R:ALGO=US,ALGO=US;R:..." gives rank R of the
+ * communicator (R "*": every rank not listed) the time US microseconds for
+ * candidates of algorithm ALGO ("*": any other algorithm); a time not given
+ * stays measured. It is read at every measured call, so a test may change
+ * it while running. XCHG_TEST_ONLINE_CHECK=N (tests only) times one decided
+ * call in N instead of CHECK_EVERY, so a drift shows after fewer calls.
+ */
+#include "online.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/error.h"
+#include "model.h"
+#include "online_state.h"
+#include "select.h"
+
+/* ---- Environment ---------------------------------------------------------- */
+
+int xchg_online_enabled(int *on)
+{
+    const char *env = getenv("XCHG_ONLINE");
+    *on = 1;
+    if (!env || !*env || strcmp(env, "1") == 0) return MPI_SUCCESS;
+    if (strcmp(env, "0") == 0) {
+        *on = 0;
+        return MPI_SUCCESS;
+    }
+    return xchg_error(MPI_ERR_ARG, "XCHG_ONLINE=%s: expected 0 (off) or 1 (on)", env);
+}
+
+static int verbose(void)
+{
+    const char *v = getenv("XCHG_VERBOSE");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* The forced time of XCHG_TEST_ONLINE_TIMES for this rank and algorithm, in
+ * seconds; `measured` when none is given. */
+static double test_time(const xchg_context *ctx, const char *algo, double measured)
+{
+    const char *spec = getenv("XCHG_TEST_ONLINE_TIMES");
+    if (!spec || !*spec) return measured;
+    double any_rank = -1, own_rank = -1;
+    int own_found = 0;
+    for (const char *group = spec; group && *group; group = strchr(group, ';')) {
+        if (*group == ';') group++;
+        int for_all = group[0] == '*';
+        char *end;
+        long r = for_all ? -1 : strtol(group, &end, 10);
+        const char *colon = strchr(group, ':'), *stop = strchr(group, ';');
+        if (!colon || (stop && colon > stop)) continue;
+        if (!for_all && r != ctx->rank) continue;
+        double given = -1, other = -1;
+        for (const char *item = colon + 1; item && *item && item != stop;) {
+            const char *eq = strchr(item, '=');
+            if (!eq || (stop && eq > stop)) break;
+            size_t len = (size_t)(eq - item);
+            double us = strtod(eq + 1, NULL);
+            if (len == 1 && item[0] == '*') other = us;
+            else if (len == strlen(algo) && strncmp(item, algo, len) == 0) given = us;
+            item = strchr(eq, ',');
+            if (item && (!stop || item < stop)) item++;
+            else break;
+        }
+        double t = given >= 0 ? given : other;
+        if (for_all) any_rank = t;
+        else {
+            own_rank = t;
+            own_found = 1;
+        }
+    }
+    double us = own_found ? own_rank : any_rank;
+    return us >= 0 ? us * 1e-6 : measured;
+}
+
+/* CHECK_EVERY, or XCHG_TEST_ONLINE_CHECK (tests only: fewer calls). */
+static unsigned long check_every(void)
+{
+    const char *env = getenv("XCHG_TEST_ONLINE_CHECK");
+    long n = env && *env ? strtol(env, NULL, 10) : 0;
+    return n > 0 ? (unsigned long)n : XCHG_ONLINE_CHECK_EVERY;
+}
+
+/* ---- Signatures ----------------------------------------------------------- */
+
+xchg_online *xchg_online_state(xchg_context *ctx)
+{
+    if (!ctx->online && (ctx->online = calloc(1, sizeof *ctx->online)))
+        for (int c = 0; c < XCHG_NUM_COLL; c++) ctx->online->fast_ready[c] = FAST_NONE;
+    return ctx->online;
+}
+
+static int same_inputs(const xchg_select_input *a, const xchg_select_input *b)
+{
+    return a->coll == b->coll && a->bytes == b->bytes && a->max_block_bytes == b->max_block_bytes &&
+           a->max_peers == b->max_peers;
+}
+
+/* The signature of `in` (bucketed), or -1. */
+static int find(const xchg_online *o, const xchg_select_input *in)
+{
+    for (int i = 0; i < o->count; i++)
+        if (same_inputs(&o->sig[i].in, in)) return i;
+    return -1;
+}
+
+/* A new signature for `in`: a free slot, else the least recently used one
+ * that is not exploring (the same on every rank: the calls are). */
+static int insert(xchg_online *o, const xchg_select_input *in)
+{
+    int slot = -1;
+    if (o->count < XCHG_ONLINE_SIGNATURES) {
+        slot = o->count++;
+    } else {
+        for (int i = 0; i < o->count; i++)
+            if (o->sig[i].state != SIG_EXPLORING &&
+                (slot < 0 || o->sig[i].last_use < o->sig[slot].last_use))
+                slot = i;
+        if (slot < 0) return -1; /* everything explores: use the model */
+    }
+    xchg_online_signature *s = &o->sig[slot];
+    memset(s, 0, sizeof *s);
+    s->in = *in;
+    s->id = ++o->next_id;
+    return slot;
+}
+
+/* Whether `c` predicts what an earlier candidate does (within 1%): to the
+ * model the same schedule (scattered:batch=32 is nonblocking at P <= 32). */
+static int same_prediction(const xchg_candidate *c, const double *chosen, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (c->seconds <= chosen[i] * 1.01 && c->seconds >= chosen[i] * 0.99) return 1;
+    return 0;
+}
+
+/* The candidates of `s`, in this order: the model's choice; the model's best
+ * of the other kind (a composed, hierarchical algorithm when the choice is
+ * flat, and the other way round; the model errs most between kinds) whose
+ * prediction differs (locality_aware with regions of one rank is the direct
+ * exchange); the model's next best with another prediction; then `mpi`. */
+static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xchg_choice *model)
+{
+    const xchg_platform *plat;
+    int total = 0;
+    int rc = xchg_select_platform(&plat);
+    if (rc == MPI_SUCCESS) rc = xchg_model_rank(ctx, &s->in, plat, NULL, 0, &total);
+    if (rc != MPI_SUCCESS) return rc;
+    xchg_candidate *all = malloc((size_t)(total > 0 ? total : 1) * sizeof *all);
+    if (!all) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
+    rc = xchg_model_rank(ctx, &s->in, plat, all, total, &total);
+    double predicted[XCHG_ONLINE_CANDIDATES];
+    s->ncand = 0;
+    predicted[s->ncand] = total > 0 ? all[0].seconds : 0;
+    s->cand[s->ncand++] = *model;
+    for (int i = 0; rc == MPI_SUCCESS && i < total; i++) /* the other kind */
+        if (all[i].choice.algo->is_flat != model->algo->is_flat &&
+            !same_prediction(&all[i], predicted, s->ncand)) {
+            predicted[s->ncand] = all[i].seconds;
+            s->cand[s->ncand++] = all[i].choice;
+            break;
+        }
+    for (int i = 0; rc == MPI_SUCCESS && i < total; i++) /* another prediction */
+        if (!same_prediction(&all[i], predicted, s->ncand)) {
+            int known = 0;
+            for (int c = 0; c < s->ncand; c++) known |= s->cand[c].algo == all[i].choice.algo;
+            if (known) continue;
+            s->cand[s->ncand++] = all[i].choice;
+            break;
+        }
+    free(all);
+    const xchg_algorithm *mpi = xchg_registry_find(s->in.coll, "mpi");
+    if (rc == MPI_SUCCESS && mpi) {
+        xchg_choice own = {.algo = mpi};
+        int known = 0;
+        for (int c = 0; c < s->ncand; c++) known |= s->cand[c].algo == mpi;
+        if (!known && xchg_choice_fit(ctx, &own) == MPI_SUCCESS) s->cand[s->ncand++] = own;
+    }
+    return rc;
+}
+
+static void start_exploring(xchg_online_signature *s, int keep_incumbent)
+{
+    s->has_incumbent = keep_incumbent && s->state == SIG_DECIDED;
+    s->incumbent = s->winner;
+    s->state = SIG_EXPLORING;
+    s->recorded = 0;
+    s->explore_seconds = 0;
+    s->ndrift = 0;
+    memset(s->nsamples, 0, sizeof s->nsamples);
+}
+
+int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int persistent,
+                       const xchg_choice *model, xchg_choice *out)
+{
+    int on, rc = xchg_online_enabled(&on);
+    *out = *model;
+    if (ctx->online) {
+        ctx->online->fast_ready[exact->coll] = FAST_NONE;
+        ctx->online->measure_now = 0;
+    }
+    xchg_online *o = on && rc == MPI_SUCCESS ? xchg_online_state(ctx) : NULL;
+    if (!o || exact->bytes < 0 || exact->coll == XCHG_NEIGHBOR_ALLTOALLV) return rc;
+    xchg_select_input in = *exact;
+    in.bytes = xchg_select_size_bucket(in.bytes);
+    in.max_block_bytes = xchg_select_size_bucket(in.max_block_bytes);
+    int i = find(o, &in);
+    if (persistent) { /* a learned winner, nothing measured */
+        if (i >= 0 && o->sig[i].state == SIG_DECIDED) *out = o->sig[i].cand[o->sig[i].winner];
+        return MPI_SUCCESS;
+    }
+    if (i < 0 && (i = insert(o, &in)) < 0) return MPI_SUCCESS;
+    xchg_online_signature *s = &o->sig[i];
+    unsigned long n = s->calls++;
+    s->last_use = ++o->clock;
+    if (s->state == SIG_SEEN && n + 1 > XCHG_ONLINE_REPEATS) {
+        if ((rc = pick_candidates(ctx, s, model)) != MPI_SUCCESS) return rc;
+        start_exploring(s, 0);
+    } else if (s->state == SIG_DECIDED && n >= s->reexplore_at) {
+        start_exploring(s, 1);
+    }
+    if (s->state == SIG_SEEN) return MPI_SUCCESS;
+    int k = -1;
+    if (s->state == SIG_EXPLORING) {
+        k = s->recorded % s->ncand;
+    } else if (n >= s->next_check) { /* a drift sample of the winner */
+        k = s->winner;
+        s->next_check = n + s->check_every;
+    }
+    *out = s->cand[k >= 0 ? k : s->winner];
+    if (k >= 0) {
+        o->measure_now = 1;
+        o->measuring_sig = i;
+        o->measuring_id = s->id;
+        o->measuring_cand = k;
+    } else {
+        o->fast_ready[exact->coll] = i;
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- Recording agreed times ---------------------------------------------- */
+
+static double median(const double *v, int n)
+{
+    double s[XCHG_ONLINE_SAMPLES > XCHG_ONLINE_DRIFT_WINDOW ? XCHG_ONLINE_SAMPLES
+                                                            : XCHG_ONLINE_DRIFT_WINDOW];
+    memcpy(s, v, (size_t)n * sizeof *v);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
+            double t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+        }
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static void report(const xchg_context *ctx, const xchg_online_signature *s, const double *med,
+                   int switched)
+{
+    if (ctx->rank != 0 || !verbose()) return;
+    char name[256], line[2048];
+    int len = snprintf(line, sizeof line, "xchg: online %s, P=%d, %lld B", xchg_coll_name(s->in.coll),
+                       s->in.comm_size, (long long)s->in.bytes);
+    if (s->in.coll == XCHG_ALLTOALLV)
+        len += snprintf(line + len, sizeof line - (size_t)len, " (largest %lld B, %d peers)",
+                        (long long)s->in.max_block_bytes, s->in.max_peers);
+    len += snprintf(line + len, sizeof line - (size_t)len, ": tried");
+    for (int c = 0; c < s->ncand && len < (int)sizeof line - 1; c++) {
+        xchg_choice_format(&s->cand[c], name, sizeof name);
+        len += snprintf(line + len, sizeof line - (size_t)len, "%s %s %.2f us", c ? "," : "", name,
+                        med[c] * 1e6);
+    }
+    xchg_choice_format(&s->cand[s->winner], name, sizeof name);
+    double extra = s->explore_seconds - s->recorded * med[s->winner];
+    snprintf(line + len, sizeof line - (size_t)len,
+             " (median of %d, slowest rank) -> %s%s; exploring: %d calls, %.1f us more than "
+             "the winner's",
+             XCHG_ONLINE_SAMPLES, name,
+             switched < 0 ? "" : switched ? " (switched)" : " (kept)", s->recorded, extra * 1e6);
+    fprintf(stderr, "%s\n", line);
+}
+
+static void decide(const xchg_context *ctx, xchg_online_signature *s)
+{
+    double med[XCHG_ONLINE_CANDIDATES];
+    int best = 0;
+    for (int c = 0; c < s->ncand; c++) {
+        med[c] = s->medians[c] = median(s->samples[c], s->nsamples[c]);
+        if (med[c] < med[best]) best = c;
+    }
+    int switched = -1;
+    if (s->has_incumbent) { /* a re-check: switch only by a margin */
+        switched = med[best] * (1 + XCHG_ONLINE_MARGIN) < med[s->incumbent];
+        if (!switched) best = s->incumbent;
+    }
+    s->winner = best;
+    s->winner_seconds = med[best];
+    s->state = SIG_DECIDED;
+    s->explorations++;
+    s->explored_calls += (unsigned long)s->recorded;
+    s->explore_cost += s->explore_seconds - s->recorded * med[best];
+    /* a re-check that kept the winner checks half as often next time */
+    s->check_every = switched == 0 && s->check_every < XCHG_ONLINE_CHECK_MAX
+                         ? 2 * s->check_every : check_every();
+    s->baseline = 0;
+    s->next_check = s->calls + s->check_every;
+    s->reexplore_at = s->calls + XCHG_ONLINE_REEXPLORE_EVERY;
+    report(ctx, s, med, switched);
+}
+
+static void record(xchg_context *ctx, int sig, unsigned long id, int cand, double seconds)
+{
+    xchg_online *o = ctx->online;
+    if (!o || sig < 0 || sig >= o->count || o->sig[sig].id != id) return; /* evicted */
+    xchg_online_signature *s = &o->sig[sig];
+    if (s->state == SIG_EXPLORING) {
+        /* each candidate's first call warms it up (its plan's first run,
+         * cold caches) and is not a sample */
+        if (s->recorded >= s->ncand && s->nsamples[cand] < XCHG_ONLINE_SAMPLES)
+            s->samples[cand][s->nsamples[cand]++] = seconds;
+        s->recorded++;
+        s->explore_seconds += seconds;
+        if (s->recorded >= s->ncand * (XCHG_ONLINE_SAMPLES + 1)) decide(ctx, s);
+    } else if (s->state == SIG_DECIDED && cand == s->winner) {
+        if (s->ndrift == XCHG_ONLINE_DRIFT_WINDOW) {
+            memmove(s->drift, s->drift + 1, (XCHG_ONLINE_DRIFT_WINDOW - 1) * sizeof *s->drift);
+            s->ndrift--;
+        }
+        s->drift[s->ndrift++] = seconds;
+        if (s->ndrift < XCHG_ONLINE_DRIFT_WINDOW) return;
+        double now = median(s->drift, s->ndrift);
+        if (s->baseline <= 0) { /* the first window: what a lone timed call takes */
+            s->baseline = now;
+            s->ndrift = 0;
+        } else if (now > s->baseline * (1 + XCHG_ONLINE_DRIFT)) {
+            if (ctx->rank == 0 && verbose())
+                fprintf(stderr, "xchg: online %s, P=%d, %lld B: the winner's time drifted "
+                                "(%.2f us, was %.2f us): exploring again\n",
+                        xchg_coll_name(s->in.coll), s->in.comm_size, (long long)s->in.bytes,
+                        now * 1e6, s->baseline * 1e6);
+            start_exploring(s, 1);
+        }
+    }
+}
+
+double xchg_online_start(xchg_context *ctx)
+{
+    return ctx->online && ctx->online->measure_now ? MPI_Wtime() : 0;
+}
+
+static int measured(xchg_context *ctx, xchg_coll coll, double seconds)
+{
+    xchg_online *o = ctx->online;
+    const xchg_online_signature *s = &o->sig[o->measuring_sig];
+    seconds = test_time(ctx, s->cand[o->measuring_cand].algo->name, seconds);
+    if (coll == XCHG_ALLTOALLV) { /* the next call's agreement carries it */
+        o->pending = 1;
+        o->pending_sig = o->measuring_sig;
+        o->pending_id = o->measuring_id;
+        o->pending_cand = o->measuring_cand;
+        o->pending_ns = (int64_t)(seconds * 1e9) + 1; /* > 0: a time is there */
+        return MPI_SUCCESS;
+    }
+    double slowest;
+    int rc = MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, ctx->comm);
+    if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on a measured time");
+    record(ctx, o->measuring_sig, o->measuring_id, o->measuring_cand, slowest);
+    return MPI_SUCCESS;
+}
+
+int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
+                       double start)
+{
+    xchg_online *o = ctx->online;
+    if (!o) return MPI_SUCCESS;
+    xchg_online_note_call(ctx, args, choice);
+    if (!o->measure_now) return MPI_SUCCESS;
+    o->measure_now = 0;
+    return measured(ctx, args->coll, MPI_Wtime() - start);
+}
+
+int xchg_online_pending(const xchg_context *ctx, xchg_coll coll)
+{
+    return coll == XCHG_ALLTOALLV && ctx->online && ctx->online->pending;
+}
+
+int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll)
+{
+    return xchg_online_pending(ctx, coll) ? ctx->online->pending_ns : 0;
+}
+
+void xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns)
+{
+    xchg_online *o = ctx->online;
+    if (!xchg_online_pending(ctx, coll)) return;
+    o->pending = 0;
+    record(ctx, o->pending_sig, o->pending_id, o->pending_cand, (double)(max_ns - 1) * 1e-9);
+}
+
+void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,
+                        unsigned long *explored_calls)
+{
+    *decided = *exploring = 0;
+    *explored_calls = 0;
+    const xchg_online *o = ctx->online;
+    for (int i = 0; o && i < o->count; i++) {
+        *decided += o->sig[i].state == SIG_DECIDED;
+        *exploring += o->sig[i].state == SIG_EXPLORING;
+        *explored_calls += o->sig[i].explored_calls +
+                           (o->sig[i].state == SIG_EXPLORING ? (unsigned long)o->sig[i].recorded : 0);
+    }
+}

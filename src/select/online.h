@@ -1,0 +1,88 @@
+/*
+ * Online selection: a call signature that repeats is decided by measuring
+ * its candidates where the program runs (online.c says how).
+ *
+ * Blocking alltoall, alltoallv and allgather only. A nonblocking or
+ * persistent call cannot agree on a time inside a start without blocking on
+ * the other ranks, so a persistent request chooses once, at init: the
+ * signature's learned decision when there is one, else the model; its starts
+ * never agree or time anything. The neighbourhood alltoallv keeps the model
+ * (its plans are keyed by pattern; online selection there is future work).
+ *
+ * The state hangs off the context (ctx->online) but belongs to this module.
+ */
+#ifndef XCHG_SELECT_ONLINE_H
+#define XCHG_SELECT_ONLINE_H
+
+#include "../core/context.h"
+#include "inputs.h"
+
+/* XCHG_ONLINE: 0 or 1 (default 1) into *on; MPI_ERR_ARG naming the variable
+ * for anything else. */
+int xchg_online_enabled(int *on);
+
+/* The choice of the signature `in` (agreed inputs, the same on every rank)
+ * for a blocking call whose automatic choice would be `model` (the cost
+ * model's): the learned winner, a candidate to measure, or `model` itself.
+ * When the call must be timed, xchg_online_start says so. `persistent`: only
+ * a learned winner is used, nothing is measured. Local (no messages). */
+int xchg_online_choose(xchg_context *ctx, const xchg_select_input *in, int persistent,
+                       const xchg_choice *model, xchg_choice *out);
+
+/* Around a blocking call's run (api.c): xchg_online_start returns
+ * MPI_Wtime() when the selection asked for the call to be timed, else 0;
+ * xchg_online_finish, after a successful run of `choice`, gives the time to
+ * selection (alltoall, allgather: agreed at once, one MPI_Allreduce(MAX) on
+ * ctx->comm; alltoallv: kept for the next alltoallv call's agreement) and
+ * arms or disarms the fast path. */
+double xchg_online_start(xchg_context *ctx);
+int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
+                       double start);
+
+/* alltoallv: whether a measured time waits to be agreed (then the next call
+ * agrees, whatever XCHG_AGREE's schedule says), and that time in
+ * nanoseconds (0: none) for the agreement to carry. */
+int xchg_online_pending(const xchg_context *ctx, xchg_coll coll);
+int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll);
+
+/* The agreement's maximum of the pending time, nanoseconds. */
+void xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns);
+
+/* ---- The fast path (api.c; online_fast.c) ---------------------------------
+ * Once a blocking call ran `mpi` (decided by online selection, a tuning rule
+ * or an explicit choice), the next calls of the same shape go to the MPI
+ * library directly: no normalization, no selection, no plan (online_fast.c
+ * says when). Returns 1 when it took the call (its result in *rc), 0 when
+ * the normal path must run. */
+int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *sendbuf,
+                             int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int *rc);
+int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int *sendcounts,
+                               const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                               const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                               int *rc);
+
+/* The selection of `coll` was explicit (XCHG_Comm_set_algorithm, XCHG_<COLL>):
+ * the fast path may serve it too when it is `mpi`. */
+void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll);
+/* ... or automatic without a signature of online selection (a tuning rule). */
+void xchg_online_note_automatic(xchg_context *ctx, xchg_coll coll);
+/* XCHG_Comm_set_algorithm changed `coll`'s selection: forget the fast path. */
+void xchg_online_disarm(xchg_context *ctx, xchg_coll coll);
+/* Internal (online.c to online_fast.c). */
+void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice);
+
+/* For tests: signatures decided and exploring now, and the calls that
+ * explored so far (every signature, every exploration). */
+void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,
+                        unsigned long *explored_calls);
+
+/* The context goes away: its decisions are kept for XCHG_TUNING_OUT, the
+ * state freed. */
+void xchg_online_release(xchg_context *ctx);
+
+/* MPI_Finalize: XCHG_TUNING_OUT written (rank 0 of MPI_COMM_WORLD), merged
+ * with the file already there. Errors are printed, not raised. */
+void xchg_online_write_out(void);
+
+#endif

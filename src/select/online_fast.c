@@ -1,0 +1,179 @@
+/*
+ * The fast path of blocking calls decided for `mpi` (online.h).
+ *
+ * The normal path of a call costs, around the MPI library's collective, the
+ * normalization of its arguments into per-peer arrays (allocated and freed),
+ * the selection (environment, tuning file, model memo, online signature),
+ * the plan lookup and the accounting; a few hundred nanoseconds. When a call
+ * ran `mpi` and the next has the same shape, none of that can change the
+ * outcome, so the next call goes to PMPI directly:
+ *   alltoall, allgather: the same counts, datatypes (handles) and
+ *     MPI_IN_PLACE-ness as the call the normal path validated and ran;
+ *   alltoallv: any counts (the library reads them), as long as the choice
+ *     cannot change: an explicit choice, or (automatic: online selection or a
+ *     tuning rule) no agreement falls on this call (XCHG_AGREE=sampled's schedule, select.c) and no time waits
+ *     to be agreed: between agreements the signature is the last agreed one.
+ * An automatic decision also needs the signature still decided for `mpi` and
+ * no drift sample or re-exploration due at this call (those go the normal
+ * path, which times them).
+ *
+ * Checks the fast path still makes itself: non-NULL buffers (and count and
+ * displacement arrays); everything else (negative counts, invalid
+ * datatypes, a communicator error) is what the MPI library checks of the
+ * arguments it receives, and its error is raised through the user's
+ * communicator with XCHG_Last_error naming the call. What it does not
+ * repeat is the normal path's own check that an alltoall's or allgather's
+ * send and receive blocks have the same size: that was checked for these
+ * (counts, datatypes) by the call that armed the path. A datatype freed and
+ * its handle reused for another type in between would escape it (MPI
+ * itself does not check type signatures either).
+ * XCHG_Comm_set_algorithm disarms the path; the environment (XCHG_ALLTOALL
+ * etc., XCHG_ONLINE) is read by the normal path, so changing it while a
+ * program runs takes effect at the next call that goes that way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/error.h"
+#include "online.h"
+#include "online_state.h"
+#include "select.h"
+
+static void note(xchg_context *ctx, xchg_coll coll, int ready)
+{
+    if (xchg_online_state(ctx)) {
+        ctx->online->fast_ready[coll] = ready;
+        ctx->online->measure_now = 0;
+    }
+}
+
+void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll)
+{
+    note(ctx, coll, FAST_EXPLICIT);
+}
+
+void xchg_online_note_automatic(xchg_context *ctx, xchg_coll coll)
+{
+    note(ctx, coll, FAST_AUTOMATIC);
+}
+
+void xchg_online_disarm(xchg_context *ctx, xchg_coll coll)
+{
+    if (ctx->online) ctx->online->fast[coll].armed = 0;
+}
+
+static int is_mpi(const xchg_choice *c)
+{
+    return c->algo && strcmp(c->algo->name, "mpi") == 0;
+}
+
+static int agree_sampled(void)
+{
+    const char *env = getenv("XCHG_AGREE");
+    return !env || !*env || strcmp(env, "sampled") == 0;
+}
+
+void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice)
+{
+    xchg_online *o = ctx->online;
+    xchg_coll coll = args->coll;
+    if (!o || (coll != XCHG_ALLTOALL && coll != XCHG_ALLGATHER && coll != XCHG_ALLTOALLV)) return;
+    xchg_online_fast *f = &o->fast[coll];
+    int ready = o->fast_ready[coll];
+    f->armed = 0;
+    o->fast_ready[coll] = FAST_NONE;
+    if (ready == FAST_NONE || !is_mpi(choice)) return;
+    if (ready != FAST_EXPLICIT && coll == XCHG_ALLTOALLV && !agree_sampled()) return;
+#ifdef OPEN_MPI
+    /* mpi.c sends these to MPI_Alltoallv (Open MPI 4.1's MPI_Alltoall bug) */
+    if (coll == XCHG_ALLTOALL && !args->in_place && args->send.type.type != args->recv.type.type)
+        return;
+#endif
+    f->sig = ready;
+    f->id = ready >= 0 ? o->sig[ready].id : 0;
+    f->in_place = args->in_place;
+    f->sendcount = args->send.counts ? args->send.counts[0] : 0;
+    f->recvcount = args->recv.counts ? args->recv.counts[0] : 0;
+    f->sendtype = args->send.type.type;
+    f->recvtype = args->recv.type.type;
+    f->choice = *choice;
+    f->armed = 1;
+}
+
+/* The decided signature behind f still holds for this call: count it. */
+static int still_decided(xchg_online *o, const xchg_online_fast *f)
+{
+    if (f->sig < 0) return 1; /* explicit, or a tuning rule */
+    xchg_online_signature *s = &o->sig[f->sig];
+    if (s->id != f->id || s->state != SIG_DECIDED || s->calls >= s->next_check ||
+        s->calls >= s->reexplore_at || !is_mpi(&s->cand[s->winner]))
+        return 0;
+    s->calls++;
+    s->last_use = ++o->clock;
+    return 1;
+}
+
+static void account(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f)
+{
+    ctx->last[coll] = f->choice;
+    ctx->has_last[coll] = 1;
+    ctx->last_scratch_peak[coll] = 0;
+    ctx->phases.count = 0; /* mpi reports no phases */
+}
+
+static int library_error(int rc, const char *call)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    return xchg_error(rc, "%s (the MPI library's own collective, selected): %s", call, text);
+}
+
+int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *sendbuf,
+                             int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int *rc)
+{
+    xchg_online *o = ctx->online;
+    if (!o) return 0;
+    xchg_online_fast *f = &o->fast[coll];
+    int in_place = sendbuf == MPI_IN_PLACE;
+    if (!f->armed || f->in_place != in_place || f->recvcount != recvcount ||
+        f->recvtype != recvtype || !recvbuf ||
+        (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
+        return 0;
+    if (!still_decided(o, f)) return 0;
+    if (coll == XCHG_ALLTOALL) {
+        *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
+        if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoall");
+    } else {
+        *rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
+        if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgather");
+    }
+    account(ctx, coll, f);
+    return 1;
+}
+
+int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int *sendcounts,
+                               const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                               const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                               int *rc)
+{
+    xchg_online *o = ctx->online;
+    if (!o) return 0;
+    xchg_online_fast *f = &o->fast[XCHG_ALLTOALLV];
+    int in_place = sendbuf == MPI_IN_PLACE;
+    if (!f->armed || f->in_place != in_place || !recvbuf || !recvcounts || !rdispls ||
+        (!in_place && (!sendbuf || !sendcounts || !sdispls)))
+        return 0;
+    if (f->sig != FAST_EXPLICIT) { /* automatic: only between agreements */
+        xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
+        if (o->pending || xchg_select_sampled_agrees_at(m->calls)) return 0;
+        if (!still_decided(o, f)) return 0;
+        m->calls++;
+    }
+    *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, ctx->comm);
+    if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
+    account(ctx, XCHG_ALLTOALLV, f);
+    return 1;
+}

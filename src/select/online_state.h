@@ -1,0 +1,83 @@
+/*
+ * The state of online selection (online.c, online_fast.c, online_out.c),
+ * one per context (ctx->online). Private to src/select/.
+ */
+#ifndef XCHG_SELECT_ONLINE_STATE_H
+#define XCHG_SELECT_ONLINE_STATE_H
+
+#include "../core/context.h"
+#include "inputs.h"
+
+/* The constants of online.c's header comment. */
+#define XCHG_ONLINE_REPEATS 2             /* calls on the model before exploring */
+#define XCHG_ONLINE_MODEL_CANDIDATES 3    /* of the model's tried (pick_candidates) */
+#define XCHG_ONLINE_CANDIDATES (XCHG_ONLINE_MODEL_CANDIDATES + 1) /* and mpi */
+#define XCHG_ONLINE_SAMPLES 5             /* timed calls per candidate */
+#define XCHG_ONLINE_MARGIN 0.05           /* a re-check switches when 5% faster */
+#define XCHG_ONLINE_CHECK_EVERY 128       /* a decided signature times 1 call in 128, */
+#define XCHG_ONLINE_CHECK_MAX 4096        /* doubling after a re-check that kept it */
+#define XCHG_ONLINE_DRIFT_WINDOW 3        /* the median of the last 3 such times */
+#define XCHG_ONLINE_DRIFT 0.5             /* drifted: 50% above the baseline */
+#define XCHG_ONLINE_REEXPLORE_EVERY 65536 /* explore again anyway after this many calls */
+#define XCHG_ONLINE_SIGNATURES 32         /* per communicator */
+
+typedef enum { SIG_SEEN, SIG_EXPLORING, SIG_DECIDED } xchg_online_sig_state;
+
+typedef struct xchg_online_signature {
+    xchg_select_input in;          /* bucketed agreed inputs (the key) */
+    unsigned long id;              /* unique in the context: a slot reused is new */
+    xchg_online_sig_state state;
+    unsigned long calls, last_use; /* calls of this signature; LRU clock */
+    int ncand;
+    xchg_choice cand[XCHG_ONLINE_CANDIDATES];
+    double samples[XCHG_ONLINE_CANDIDATES][XCHG_ONLINE_SAMPLES]; /* agreed seconds */
+    int nsamples[XCHG_ONLINE_CANDIDATES];
+    int recorded;                  /* samples of this exploration */
+    double explore_seconds;        /* their sum */
+    int winner, has_incumbent, incumbent;
+    double medians[XCHG_ONLINE_CANDIDATES]; /* of the last exploration */
+    double winner_seconds;         /* the winner's median */
+    unsigned long next_check, check_every, reexplore_at;
+    double baseline;               /* median of the first drift window; 0: none yet */
+    double drift[XCHG_ONLINE_DRIFT_WINDOW];
+    int ndrift;
+    int explorations;
+    unsigned long explored_calls;  /* over every exploration */
+    double explore_cost;           /* seconds beyond the winner's, every exploration */
+} xchg_online_signature;
+
+/* What decided the last selection of a collective, for the fast path: a
+ * decided signature (>= 0), or one of these. */
+enum { FAST_NONE = -1, FAST_EXPLICIT = -2, FAST_AUTOMATIC = -3 };
+
+/* The fast path's memory of one collective: the last call's arguments that
+ * went to `mpi`, and what decided it (fast_ready's value). */
+typedef struct xchg_online_fast {
+    int armed;
+    int sig;
+    unsigned long id;
+    int sendcount, recvcount, in_place;
+    MPI_Datatype sendtype, recvtype;
+    xchg_choice choice;
+} xchg_online_fast;
+
+struct xchg_online {
+    int count;
+    unsigned long next_id, clock;
+    xchg_online_signature sig[XCHG_ONLINE_SIGNATURES];
+    int measure_now;                     /* the current call is timed */
+    int measuring_sig, measuring_cand;   /* which signature and candidate */
+    unsigned long measuring_id;
+    int pending, pending_sig, pending_cand; /* alltoallv: a time to agree */
+    unsigned long pending_id;
+    int64_t pending_ns;
+    int fast_ready[XCHG_NUM_COLL];      /* the last selection: the decided signature
+                                           (>= 0) or FAST_* */
+    xchg_online_fast fast[XCHG_NUM_COLL];
+};
+typedef struct xchg_online xchg_online;
+
+/* ctx's state, created on first use (NULL: out of memory). */
+xchg_online *xchg_online_state(xchg_context *ctx);
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * xchg-online: online selection (src/select/online.c) explores, ends, and
+ * keeps the same winner on every rank; switches when the winner's time
+ * drifts; XCHG_ONLINE=0 leaves the model's choice; an invalid XCHG_ONLINE is
+ * an MPI error naming it; learned choices persist (XCHG_TUNING_OUT, read
+ * back by XCHG_TUNING_FILE in a second run).
+ *
+ * Times are forced per rank and per candidate by the test hook
+ * XCHG_TEST_ONLINE_TIMES (online.c), including times where ranks would each
+ * prefer another winner: the decision must follow the agreed (slowest
+ * rank's) times only. Every call's result is compared byte for byte with the
+ * MPI library's own collective (PMPI), and the algorithm it used must be the
+ * same string on every rank.
+ *   usage: mpirun -n P xchg-online [--phase=all|write|read]
+ *   write: decide alltoall, alltoallv and allgather at 64 B blocks (forced
+ *          for mpi) and end; run with XCHG_TUNING_OUT=FILE.
+ *   read:  with XCHG_TUNING_FILE=FILE, those calls must be decided for mpi
+ *          from the first call, with no exploration.
+ * Prints "N passed, N failed".
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "select/online.h"
+#include "xchg.h"
+
+#define NAME_LEN 256
+#define CHECK_MPI(call)                                                         \
+    do {                                                                        \
+        if ((call) != MPI_SUCCESS) {                                            \
+            fprintf(stderr, "FAIL online: %s failed\n", #call);                 \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                       \
+        }                                                                       \
+    } while (0)
+
+static int passed, failed, world_rank;
+static int dense; /* alltoallv without empty blocks (a sparse one is not persisted) */
+
+static void check(int ok, const char *what, const char *detail)
+{
+    int all_ok;
+    CHECK_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+    if (all_ok) {
+        passed++;
+    } else {
+        failed++;
+        if (!ok) printf("FAIL online rank %d: %s (%s)\n", world_rank, what, detail);
+    }
+}
+
+/* The algorithm the last call of `coll` used, checked the same on every rank. */
+static void used(MPI_Comm comm, const char *coll, const char *what, char *name)
+{
+    int n;
+    CHECK_MPI(MPI_Comm_size(comm, &n));
+    char mine[NAME_LEN] = {0}, *all = malloc((size_t)n * NAME_LEN);
+    XCHG_Comm_get_algorithm(comm, coll, 1, 0, mine, NAME_LEN);
+    CHECK_MPI(MPI_Allgather(mine, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, comm));
+    int same = mine[0] != '\0';
+    for (int r = 0; r < n; r++) same &= strcmp(all + (size_t)r * NAME_LEN, mine) == 0;
+    char detail[2 * NAME_LEN + 64];
+    snprintf(detail, sizeof detail, "%s used %s here, %s on rank 0", coll, mine, all);
+    check(same, what, detail);
+    if (name) memcpy(name, mine, NAME_LEN);
+    free(all);
+}
+
+/* One call of `coll` with blocks of `count` ints (alltoallv: rank-dependent
+ * counts up to count, a zero among them), checked against PMPI. */
+static int one_call(MPI_Comm comm, const char *coll, int count, int call, const char *what)
+{
+    int rank, P;
+    CHECK_MPI(MPI_Comm_rank(comm, &rank));
+    CHECK_MPI(MPI_Comm_size(comm, &P));
+    int *sc = malloc(4 * (size_t)P * sizeof(int)), *sd = sc + P, *rc = sd + P, *rd = rc + P;
+    int v = strcmp(coll, "alltoallv") == 0, g = strcmp(coll, "allgather") == 0;
+    for (int p = 0, so = 0, ro = 0; p < P; p++) {
+        /* the same counts at every call: one signature (sizes bucketed) */
+        sc[p] = v ? (rank + p) % 3 == 0 && !dense ? 0 : count - (rank + 2 * p) % 3 : count;
+        rc[p] = v ? (p + rank) % 3 == 0 && !dense ? 0 : count - (p + 2 * rank) % 3 : count;
+        sd[p] = so, rd[p] = ro;
+        so += sc[p], ro += rc[p];
+    }
+    size_t sn = (size_t)P * (size_t)count, rn = sn;
+    int *send = malloc(sn * sizeof(int)), *got = malloc(rn * sizeof(int)),
+        *want = malloc(rn * sizeof(int));
+    for (size_t i = 0; i < sn; i++) send[i] = (int)(rank * 100003 + call * 17 + (int)i);
+    memset(got, 0xab, rn * sizeof(int));
+    memset(want, 0xab, rn * sizeof(int));
+    int err;
+    if (v) {
+        err = XCHG_Alltoallv(send, sc, sd, MPI_INT, got, rc, rd, MPI_INT, comm);
+        CHECK_MPI(PMPI_Alltoallv(send, sc, sd, MPI_INT, want, rc, rd, MPI_INT, comm));
+    } else if (g) {
+        err = XCHG_Allgather(send, count, MPI_INT, got, count, MPI_INT, comm);
+        CHECK_MPI(PMPI_Allgather(send, count, MPI_INT, want, count, MPI_INT, comm));
+    } else {
+        err = XCHG_Alltoall(send, count, MPI_INT, got, count, MPI_INT, comm);
+        CHECK_MPI(PMPI_Alltoall(send, count, MPI_INT, want, count, MPI_INT, comm));
+    }
+    int ok = err == MPI_SUCCESS && memcmp(got, want, rn * sizeof(int)) == 0;
+    if (!ok) check(0, what, err == MPI_SUCCESS ? "result differs from PMPI" : XCHG_Last_error());
+    free(sc), free(send), free(got), free(want);
+    return ok;
+}
+
+/* `calls` calls, each checked; the result of all of them as one check. */
+static void calls_of(MPI_Comm comm, const char *coll, int count, int calls, const char *what)
+{
+    int ok = 1;
+    for (int c = 0; c < calls; c++) ok &= one_call(comm, coll, count, c, what);
+    check(ok, what, "a call differed from PMPI");
+}
+
+static void counts_of(MPI_Comm comm, int *decided, int *exploring, unsigned long *explored)
+{
+    xchg_context *ctx;
+    CHECK_MPI(xchg_context_get(comm, &ctx));
+    xchg_online_counts(ctx, decided, exploring, explored);
+}
+
+static const char *const colls[] = {"alltoall", "alltoallv", "allgather"};
+
+/* Exploration ends, on the agreed winner, even where ranks disagree. */
+static void exploration(void)
+{
+    char what[256], name[NAME_LEN];
+    for (int c = 0; c < 3; c++) {
+        MPI_Comm comm;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        /* rank 0 prefers any xchg algorithm, rank 1 mpi; the slowest rank's
+         * times: mpi 10 us, the others 20 us -> mpi */
+        setenv("XCHG_TEST_ONLINE_TIMES", "0:mpi=10,*=1;1:mpi=1,*=20;*:mpi=2,*=2", 1);
+        snprintf(what, sizeof what, "%s: exploring, ranks disagree locally", colls[c]);
+        calls_of(comm, colls[c], 16, 40, what);
+        int decided, exploring;
+        unsigned long explored;
+        counts_of(comm, &decided, &exploring, &explored);
+        char detail[128];
+        snprintf(detail, sizeof detail, "%d decided, %d exploring, %lu calls explored", decided,
+                 exploring, explored);
+        check(decided == 1 && exploring == 0 && explored >= 6 && explored <= 24,
+              "exploration happened and ended", detail);
+        used(comm, colls[c], what, name);
+        int P, want_mpi; /* P = 1: rank 0's own times are the slowest rank's */
+        CHECK_MPI(MPI_Comm_size(comm, &P));
+        want_mpi = P > 1;
+        check((strcmp(name, "mpi") == 0) == want_mpi, "the slowest rank's times decide", name);
+        /* a persistent request of the decided signature takes the winner */
+        if (c != 1) {
+            int *send = calloc((size_t)P * 16, sizeof(int)), *got = calloc((size_t)P * 16, sizeof(int)),
+                *want = calloc((size_t)P * 16, sizeof(int));
+            for (int i = 0; i < P * 16; i++) send[i] = world_rank * 1000 + i;
+            XCHG_Request req;
+            int err = c == 0 ? XCHG_Alltoall_init(send, 16, MPI_INT, got, 16, MPI_INT, comm,
+                                                  MPI_INFO_NULL, &req)
+                             : XCHG_Allgather_init(send, 16, MPI_INT, got, 16, MPI_INT, comm,
+                                                   MPI_INFO_NULL, &req);
+            if (err == MPI_SUCCESS) err = XCHG_Start(&req);
+            if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
+            if (c == 0) CHECK_MPI(PMPI_Alltoall(send, 16, MPI_INT, want, 16, MPI_INT, comm));
+            else CHECK_MPI(PMPI_Allgather(send, 16, MPI_INT, want, 16, MPI_INT, comm));
+            check(err == MPI_SUCCESS && memcmp(got, want, (size_t)P * 16 * sizeof(int)) == 0,
+                  "persistent request of a decided signature", XCHG_Last_error());
+            used(comm, colls[c], "persistent", name);
+            check((strcmp(name, "mpi") == 0) == want_mpi, "a persistent init takes the learned winner",
+                  name);
+            if (err == MPI_SUCCESS) XCHG_Request_free(&req);
+            free(send), free(got), free(want);
+        }
+        /* the other way round: mpi slowest on rank 0 -> an xchg algorithm (on
+         * a new communicator: alltoallv's agreement would see the new sizes
+         * only at its next scheduled call, 64) */
+        CHECK_MPI(MPI_Comm_free(&comm));
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        setenv("XCHG_TEST_ONLINE_TIMES", "0:mpi=30,*=1;*:mpi=1,*=3", 1);
+        snprintf(what, sizeof what, "%s: exploring, mpi slowest on rank 0", colls[c]);
+        calls_of(comm, colls[c], 100, 30, what);
+        used(comm, colls[c], what, name);
+        check(name[0] && strcmp(name, "mpi") != 0, "the slowest rank's times decide: not mpi",
+              name);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+}
+
+/* The winner's forced time drifts: the signature explores again and switches. */
+static void drift(void)
+{
+    char what[256], name[NAME_LEN];
+    setenv("XCHG_TEST_ONLINE_CHECK", "16", 1); /* one call in 16 timed, not 128 */
+    for (int c = 0; c < 3; c++) {
+        MPI_Comm comm;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=10,*=20", 1);
+        snprintf(what, sizeof what, "%s: before the drift", colls[c]);
+        calls_of(comm, colls[c], 8, 30 + 3 * 16 + 10, what); /* decided, baseline set */
+        used(comm, colls[c], what, name);
+        check(strcmp(name, "mpi") == 0, "decided for mpi before the drift", name);
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=100,*=20", 1);
+        snprintf(what, sizeof what, "%s: after the drift", colls[c]);
+        calls_of(comm, colls[c], 8, 3 * 16 + 40, what);
+        used(comm, colls[c], what, name);
+        check(name[0] && strcmp(name, "mpi") != 0, "switched away from mpi after its drift", name);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+    unsetenv("XCHG_TEST_ONLINE_CHECK");
+}
+
+/* XCHG_ONLINE=0: the model's choice, nothing explored. XCHG_ONLINE=bogus:
+ * an error naming the variable, the receive buffer untouched. */
+static void switched_off(void)
+{
+    char what[256], name[NAME_LEN], model[NAME_LEN];
+    MPI_Comm comm;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    setenv("XCHG_ONLINE", "0", 1);
+    setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1,*=20", 1);
+    for (int c = 0; c < 3; c++) {
+        snprintf(what, sizeof what, "%s: XCHG_ONLINE=0", colls[c]);
+        calls_of(comm, colls[c], 16, 30, what);
+        used(comm, colls[c], what, name);
+        XCHG_Comm_get_algorithm(comm, colls[c], 0, 16 * (long long)sizeof(int), model, NAME_LEN);
+        check(c == 1 || strcmp(name, model) == 0, "XCHG_ONLINE=0: the model's choice", name);
+        check(strcmp(name, "mpi") != 0, "XCHG_ONLINE=0: not the forced mpi", name);
+    }
+    int decided, exploring;
+    unsigned long explored;
+    counts_of(comm, &decided, &exploring, &explored);
+    check(decided == 0 && exploring == 0 && explored == 0, "XCHG_ONLINE=0 explores nothing", "");
+    unsetenv("XCHG_TEST_ONLINE_TIMES");
+    setenv("XCHG_ONLINE", "bogus", 1);
+    int P;
+    CHECK_MPI(MPI_Comm_size(comm, &P));
+    int *send = calloc((size_t)P, sizeof(int)), *recv = malloc((size_t)P * sizeof(int));
+    for (int p = 0; p < P; p++) recv[p] = -1;
+    int err = XCHG_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, comm), cls = MPI_SUCCESS;
+    int untouched = 1;
+    for (int p = 0; p < P; p++) untouched &= recv[p] == -1;
+    if (err != MPI_SUCCESS) MPI_Error_class(err, &cls);
+    check(cls == MPI_ERR_ARG && untouched && strstr(XCHG_Last_error(), "XCHG_ONLINE"),
+          "XCHG_ONLINE=bogus is an error naming it", XCHG_Last_error());
+    unsetenv("XCHG_ONLINE");
+    free(send), free(recv);
+    CHECK_MPI(MPI_Comm_free(&comm));
+}
+
+/* Persistence: decide the three collectives for mpi (write), or find them
+ * decided without exploring (read). */
+static void persistence(int reading)
+{
+    char what[256], name[NAME_LEN];
+    dense = 1;
+    if (!reading) setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1,*=20", 1);
+    for (int c = 0; c < 3; c++) {
+        snprintf(what, sizeof what, "%s: %s", colls[c], reading ? "read back" : "to be written");
+        calls_of(MPI_COMM_WORLD, colls[c], 16, reading ? 1 : 30, what);
+        used(MPI_COMM_WORLD, colls[c], what, name);
+        check(strcmp(name, "mpi") == 0, reading ? "the next run starts decided" : "decided", name);
+        if (reading) calls_of(MPI_COMM_WORLD, colls[c], 16, 30, what);
+    }
+    int decided, exploring;
+    unsigned long explored;
+    counts_of(MPI_COMM_WORLD, &decided, &exploring, &explored);
+    char detail[128];
+    snprintf(detail, sizeof detail, "%d decided, %lu calls explored", decided, explored);
+    if (reading) check(explored == 0 && decided == 0, "read back: nothing explored", detail);
+    else check(decided == 3 && exploring == 0, "three signatures decided", detail);
+    unsetenv("XCHG_TEST_ONLINE_TIMES");
+}
+
+int main(int argc, char **argv)
+{
+    const char *phase = "all";
+    MPI_Init(&argc, &argv);
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--phase=", 8) == 0) phase = argv[i] + 8;
+    unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
+    if (strcmp(phase, "all") == 0) {
+        exploration();
+        drift();
+        switched_off();
+    } else {
+        persistence(strcmp(phase, "read") == 0);
+    }
+    if (world_rank == 0) printf("%d passed, %d failed\n", passed, failed);
+    MPI_Finalize();
+    return failed != 0;
+}
