@@ -172,6 +172,8 @@ static int call(enum kind k, const pyx_args *a, char *s, char *r, MPI_Info info,
                                                   a->comm, info, req)
                    : XCHG_Neighbor_alltoallv(s, sc, sd, a->stype, r, rc_, rd, a->rtype,
                                              a->comm);
+    case NUM_KINDS:
+        break;
     }
     return MPI_ERR_INTERN;
 }
