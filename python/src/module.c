@@ -5,7 +5,6 @@
  */
 #include "pyxchg.h"
 
-#include <mpi4py/mpi4py.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -59,14 +58,53 @@ void pyx_errguard_exit(pyx_errguard *g)
     MPI_Errhandler_free(&g->saved);
 }
 
+/* mpi4py's C API, imported from mpi4py.MPI.__pyx_capi__ (the capsules its
+ * header mpi4py/mpi4py.h imports, in every mpi4py since 3.0): only the three
+ * functions used here, so building needs no mpi4py and any mpi4py of the
+ * same MPI works at run time. */
+static MPI_Comm *(*mpi4py_comm_get)(PyObject *);
+static MPI_Datatype *(*mpi4py_datatype_get)(PyObject *);
+static MPI_Info *(*mpi4py_info_get)(PyObject *);
+
+typedef union {
+    void *object;
+    void (*function)(void);
+} capi_pointer;
+
+static int import_function(PyObject *capi, const char *name, void (**fn)(void))
+{
+    PyObject *capsule = PyDict_Check(capi) ? PyDict_GetItemString(capi, name) : NULL;
+    if (!capsule || !PyCapsule_CheckExact(capsule)) {
+        PyErr_Format(PyExc_ImportError, "mpi4py.MPI does not export the C function %s", name);
+        return -1;
+    }
+    capi_pointer p = {.object = PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule))};
+    *fn = p.function;
+    return p.object ? 0 : -1;
+}
+
+static int import_mpi4py(void)
+{
+    PyObject *module = PyImport_ImportModule("mpi4py.MPI");
+    if (!module) return -1;
+    PyObject *capi = PyObject_GetAttrString(module, "__pyx_capi__");
+    Py_DECREF(module);
+    if (!capi) return -1;
+    int rc = import_function(capi, "PyMPIComm_Get", (void (**)(void)) & mpi4py_comm_get) ||
+             import_function(capi, "PyMPIDatatype_Get", (void (**)(void)) & mpi4py_datatype_get) ||
+             import_function(capi, "PyMPIInfo_Get", (void (**)(void)) & mpi4py_info_get);
+    Py_DECREF(capi);
+    return rc ? -1 : 0;
+}
+
 static MPI_Comm *get_comm(PyObject *obj)
 {
-    return PyMPIComm_Get(obj); /* NULL with TypeError when not a Comm */
+    return mpi4py_comm_get(obj); /* NULL with TypeError when not a Comm */
 }
 
 int pyx_comm_alive(PyObject *comm_obj)
 {
-    MPI_Comm *comm = PyMPIComm_Get(comm_obj);
+    MPI_Comm *comm = mpi4py_comm_get(comm_obj);
     if (!comm) {
         PyErr_Clear();
         return 0;
@@ -76,7 +114,7 @@ int pyx_comm_alive(PyObject *comm_obj)
 
 MPI_Info *pyx_get_info(PyObject *obj)
 {
-    return PyMPIInfo_Get(obj);
+    return mpi4py_info_get(obj);
 }
 
 /* Hold a buffer: None gives an empty view (held = 0). */
@@ -115,7 +153,7 @@ int pyx_args_parse(PyObject *args, pyx_args *a)
         return -1;
     MPI_Comm *c = get_comm(comm);
     if (!c) return -1;
-    MPI_Datatype *rt = PyMPIDatatype_Get(rtype);
+    MPI_Datatype *rt = mpi4py_datatype_get(rtype);
     if (!rt) return -1;
     a->comm = *c;
     a->comm_obj = comm;
@@ -123,7 +161,7 @@ int pyx_args_parse(PyObject *args, pyx_args *a)
     a->rtype_obj = rtype;
     a->in_place = sbuf == Py_None;
     if (!a->in_place) {
-        MPI_Datatype *st = PyMPIDatatype_Get(stype);
+        MPI_Datatype *st = mpi4py_datatype_get(stype);
         if (!st) return -1;
         a->stype = *st;
         a->stype_obj = stype;
@@ -277,5 +315,14 @@ PyMODINIT_FUNC PyInit__xchg(void)
     PyModule_AddIntConstant(m, "VERSION_MAJOR", XCHG_VERSION_MAJOR);
     PyModule_AddIntConstant(m, "VERSION_MINOR", XCHG_VERSION_MINOR);
     PyModule_AddIntConstant(m, "VERSION_PATCH", XCHG_VERSION_PATCH);
+    /* The MPI this module was compiled against, for xchg/__init__.py to
+     * check that mpi4py runs the same one. */
+#if defined(OMPI_MAJOR_VERSION)
+    PyModule_AddStringConstant(m, "MPI_FAMILY", "Open MPI");
+#elif defined(MPICH_VERSION) || defined(MPICH)
+    PyModule_AddStringConstant(m, "MPI_FAMILY", "MPICH");
+#else
+    PyModule_AddStringConstant(m, "MPI_FAMILY", "");
+#endif
     return m;
 }

@@ -13,10 +13,16 @@ Errors raise xchg.Error (a subclass of MPI.Exception) with xchg's message.
 import atexit as _atexit
 import weakref as _weakref
 
-from mpi4py import MPI
+from . import _mpi
 
-from . import _collectives, _xchg
+_mpi.load_extension_mpi()  # before mpi4py.MPI: mpi4py then binds to that MPI
+
+from mpi4py import MPI  # noqa: E402
+
+from . import _collectives, _xchg  # noqa: E402
 from ._collectives import (Allgather, Alltoall, Alltoallv, Neighbor_alltoallv)
+
+_mpi.check_same_mpi(_xchg.MPI_FAMILY, MPI.Get_library_version())
 
 __version__ = "%d.%d.%d" % (_xchg.VERSION_MAJOR, _xchg.VERSION_MINOR, _xchg.VERSION_PATCH)
 
