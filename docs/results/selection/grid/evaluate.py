@@ -39,8 +39,6 @@ sys.path.insert(0, os.path.join(ROOT, "sim"))
 import simbench  # noqa: E402  xchg-simbench's block sizes (sim/simbench.py)
 
 
-
-
 @functools.lru_cache(maxsize=None)
 def platform_constants(kind, nodes):
     """A tuning file of the platform's constants (as run.sh writes them)."""
