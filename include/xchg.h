@@ -313,6 +313,14 @@ int XCHG_Param_get_name(const char *collective, int index, int param, int i, con
 /* The parameter as listings show it: "batch=32 [1..P]". */
 int XCHG_Param_describe(const char *collective, int index, int param, char *buf, int buflen);
 
+/* `selection` ("name[:param=value,...]") for `collective` written out in
+ * full, every parameter with its value ("scattered" -> "scattered:batch=32"),
+ * into `buf`; MPI_ERR_ARG, with a message naming the valid choices, when it
+ * names no algorithm or a parameter is unknown or out of the range valid on
+ * every communicator. */
+int XCHG_Selection_normalize(const char *collective, const char *selection, char *buf,
+                             int buflen);
+
 /*
  * Whether `selection` can run on `comm` for `collective`: *applicable is 1
  * and `text` gets the full selection as it would run there (parameters
@@ -332,6 +340,15 @@ int XCHG_Comm_get_topology(MPI_Comm comm, int *num_nodes, int *is_virtual, int *
 /* The ranks of `comm` on node `node`, in order (at most `maxranks` of
  * them into ranks[], which may be NULL), and *node_size, how many it has. */
 int XCHG_Comm_get_node(MPI_Comm comm, int node, int maxranks, int ranks[], int *node_size);
+
+/* *seconds = T(bytes), the time of one message of `bytes` bytes on `comm`:
+ * half the round trip of the fastest of `samples` ping-pongs between ranks 0
+ * and 1 (after two untimed ones), the same on every rank; with one rank, the
+ * model 1 us + bytes / (1 GB/s). The unit of the drop-in's arrival
+ * imbalance factors (XCHG_PROFILE) and of xchg-bench --skew. Collective
+ * over `comm`; its messages cannot match the caller's. MPI_ERR_COUNT when
+ * bytes exceeds an int, MPI_ERR_ARG for samples < 1. */
+int XCHG_Comm_message_time(MPI_Comm comm, long long bytes, int samples, double *seconds);
 
 /*
  * A case for the cost model and selection: a collective, P ranks on nodes,

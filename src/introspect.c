@@ -14,6 +14,7 @@
 
 #include "core/context.h"
 #include "core/error.h"
+#include "core/pingpong.h"
 #include "core/registry.h"
 #include "select/model.h"
 #include "select/neighbor_inputs.h"
@@ -172,7 +173,26 @@ int XCHG_Param_describe(const char *collective, int index, int param, char *buf,
     return MPI_SUCCESS;
 }
 
+int XCHG_Selection_normalize(const char *collective, const char *selection, char *buf,
+                             int buflen)
+{
+    xchg_coll coll;
+    xchg_choice choice;
+    if (!buf || buflen <= 0) return xchg_error(MPI_ERR_ARG, "no output buffer");
+    buf[0] = '\0';
+    int rc = xchg_coll_from_name(collective, &coll);
+    if (rc == MPI_SUCCESS) rc = xchg_choice_parse(coll, selection ? selection : "", &choice);
+    if (rc == MPI_SUCCESS) xchg_choice_format(&choice, buf, (size_t)buflen);
+    return rc;
+}
+
 /* ---- a communicator ---- */
+
+int XCHG_Comm_message_time(MPI_Comm comm, long long bytes, int samples, double *seconds)
+{
+    if (!seconds) return xchg_raise(comm, xchg_error(MPI_ERR_ARG, "seconds is NULL"));
+    return xchg_raise(comm, xchg_message_time(comm, bytes, samples, seconds));
+}
 
 int XCHG_Comm_check_algorithm(MPI_Comm comm, const char *collective, const char *selection,
                               int *applicable, char *text, int textlen)

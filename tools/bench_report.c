@@ -34,13 +34,13 @@ void bench_report_header(const bench_run_info *info, FILE *out)
     const bench_options *o = info->opt;
     fprintf(out, "# xchg-bench %d.%d.%d: %s", XCHG_VERSION_MAJOR, XCHG_VERSION_MINOR,
             XCHG_VERSION_PATCH, o->coll_name);
-    if (o->coll == XCHG_ALLTOALLV)
+    if (o->coll == BENCH_ALLTOALLV)
         fprintf(out, ", dist=%s, seed=%" PRIu64, bench_dist_names[o->dist], o->seed);
     fprintf(out, ", P=%d on %d %s node(s)\n", info->size, info->num_nodes,
             info->topo_virtual ? "virtual" : "real");
     fprintf(out, "# MPI: %s\n", info->mpi_library);
     fprintf(out, "# S = %s, MPI_BYTE data\n",
-            o->coll == XCHG_ALLTOALLV ? "maximum block size in bytes (blocks vary per --dist)"
+            o->coll == BENCH_ALLTOALLV ? "maximum block size in bytes (blocks vary per --dist)"
                                       : "block size in bytes per peer");
     fprintf(out, "# %d iterations in %d interleaved rounds (MPI, then every algorithm, in turn),\n"
                  "# %d warm-up calls; barrier before each call; an iteration's time is the\n"
@@ -48,7 +48,7 @@ void bench_report_header(const bench_run_info *info, FILE *out)
             o->iterations, o->rounds < o->iterations ? o->rounds : o->iterations, o->warmup);
     fprintf(out, "# ratio = median / median of MPI's own MPI_%s in the same run:\n"
                  "#   ratio < 1.00 means xchg is faster than MPI, > 1.00 slower\n",
-            o->coll == XCHG_ALLTOALLV ? "Alltoallv" : o->coll == XCHG_ALLTOALL ? "Alltoall"
+            o->coll == BENCH_ALLTOALLV ? "Alltoallv" : o->coll == BENCH_ALLTOALL ? "Alltoall"
                                                                                : "Allgather");
     fprintf(out, "# scratch = peak scratch memory of the call (bytes, max over ranks)\n");
     if (o->skew_mif > 0)
@@ -259,7 +259,7 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
     for (int i = 0; i < num_rows; i++) {
         const bench_result *r = &rows[i];
         fprintf(f, "%s,%s,%" PRIu64 ",%d,%d,%d,%" PRId64 ",\"%s\",%s,", o->coll_name,
-                o->coll == XCHG_ALLTOALLV ? bench_dist_names[o->dist] : "", o->seed, info->size,
+                o->coll == BENCH_ALLTOALLV ? bench_dist_names[o->dist] : "", o->seed, info->size,
                 info->num_nodes, info->topo_virtual, r->size, r->algorithm, status_name(r->status));
         if (r->status == ROW_OK)
             fprintf(f, "%.3f,%.3f,%.3f,%.4f,", r->median_us, r->min_us, r->max_us, r->ratio);
@@ -328,7 +328,7 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
     if (!f) return 1;
     const bench_options *o = info->opt;
     fprintf(f, "{\n  \"tool\": \"xchg-bench\",\n  \"coll\": \"%s\",\n  \"dist\": ", o->coll_name);
-    json_string(f, o->coll == XCHG_ALLTOALLV ? bench_dist_names[o->dist] : "");
+    json_string(f, o->coll == BENCH_ALLTOALLV ? bench_dist_names[o->dist] : "");
     fprintf(f, ",\n  \"seed\": %" PRIu64 ",\n  \"P\": %d,\n  \"nodes\": %d,\n"
                "  \"virtual_nodes\": %s,\n  \"iterations\": %d,\n  \"warmup\": %d,\n  \"rounds\": %d,\n"
                "  \"persistent_starts\": %d,\n  \"mpi_persistent\": \"%s\",\n  \"mpi_library\": ",
@@ -339,7 +339,7 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
     for (int i = 0; i < num_rows; i++) {
         const bench_result *r = &rows[i];
         fprintf(f, "    {\"coll\": \"%s\", \"dist\": ", o->coll_name);
-        json_string(f, o->coll == XCHG_ALLTOALLV ? bench_dist_names[o->dist] : "");
+        json_string(f, o->coll == BENCH_ALLTOALLV ? bench_dist_names[o->dist] : "");
         fprintf(f, ", \"P\": %d, \"nodes\": %d, \"S\": %" PRId64 ", \"algorithm\": ", info->size,
                 info->num_nodes, r->size);
         json_string(f, r->algorithm);
