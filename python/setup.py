@@ -96,7 +96,8 @@ class MPIBuildExt(build_ext):
 
 hw_cflags, hw_libs = optional_package("hwloc", "XCHG_HAVE_HWLOC")
 js_cflags, js_libs = optional_package("jansson", "XCHG_HAVE_JANSSON")
-sources = [os.path.join(HERE, "src", f) for f in ("module.c", "collectives.c", "request.c")]
+sources = [os.path.join(HERE, "src", f)
+           for f in ("module.c", "collectives.c", "request.c", "introspection.c")]
 headers = glob.glob(os.path.join(ROOT, "include", "*.h")) + glob.glob(
     os.path.join(ROOT, "src", "**", "*.h"), recursive=True) + [
     os.path.join(HERE, "src", "pyxchg.h")]
