@@ -10,7 +10,13 @@
 #   debian: Debian's python3 with --system-site-packages and
 #           --no-build-isolation: Debian's python3-mpi4py and NumPy,
 #           nothing downloaded
-# Both build with the default compiler wrapper (mpicc: Open MPI on Debian).
+#   mpich:  (only with XCHG_PIP_MPICH=1) like fresh, with MPICH:
+#           MPICC=mpicc.mpich and --no-binary mpi4py (PyPI's wheel cannot
+#           load Debian's libmpich.so.12): mpi4py builds from source, about
+#           4 minutes on 2 cores the first time, then from pip's wheel cache
+#           (about a minute); run under mpiexec.mpich
+# fresh and debian build with the default compiler wrapper (mpicc: Open MPI
+# on Debian) and run under mpirun.openmpi.
 #   python/tests/check-pip.sh [BUILD_DIR] [PYTHON]     (default: build)
 # The last line is "N passed, N failed"; exit 1 on failure.
 set -uo pipefail
@@ -80,15 +86,18 @@ check() { # NAME COMMAND...: one case, run in $work (outside the repository:
     return "$rc"
 }
 
-# WAY VENV_OPTIONS PIP_OPTIONS EXPECTED_MPI4PY_DIR: install, smoke, info.
+# WAY PYTHON VENV_OPTIONS PIP_OPTIONS EXPECTED_MPI4PY_DIR [MPICC MPIRUN]:
+# install, smoke, info.
 way() {
     local name=$1 python=$2 venv_opts=$3 pip_opts=$4 mpi4py_under=$5 venv=$work/$1
+    local mpicc=${6:-} mpirun=${7:-mpirun.openmpi}
     echo "== $name: $python -m venv $venv_opts; pip install $pip_opts ./python"
     rm -rf "$root/python/build" # no objects of an earlier build
     # shellcheck disable=SC2086 # options lists
     check "$name-install" bash -c "'$python' -m venv $venv_opts '$venv' &&
-        '$venv/bin/python' -m pip install -q $pip_opts '$root/python'" || return
-    check "$name-alltoallv" timeout -k 5 120 mpirun.openmpi -n 2 \
+        ${mpicc:+MPICC=$mpicc} '$venv/bin/python' -m pip install -q $pip_opts '$root/python'" ||
+        return
+    check "$name-alltoallv" timeout -k 5 120 "$mpirun" -n 2 \
         "$venv/bin/python" "$work/smoke.py" || return
     if grep -q "from $mpi4py_under" "$work/$name-alltoallv.log"; then
         passed=$((passed + 1))
@@ -102,6 +111,9 @@ way() {
 t0=$SECONDS
 way fresh "$fresh_python" "" "" "$work/fresh/"
 way debian /usr/bin/python3 "--system-site-packages" "--no-build-isolation" /usr/lib/python3/
+if [ "${XCHG_PIP_MPICH:-0}" = 1 ]; then
+    way mpich "$fresh_python" "" "--no-binary mpi4py" "$work/mpich/" mpicc.mpich mpiexec.mpich
+fi
 echo "check-pip: $((SECONDS - t0)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -6,6 +6,9 @@ import os
 import shutil
 import sys
 
+# Parameter values tried besides each algorithm's default, one parameter at a
+# time (the others at their defaults). "P" is the communicator size. Integer
+# parameters not listed here (thresholds, chunk sizes) keep their default.
 PARAM_VALUES = {
     "radix": ["2", "4", "8", "P"],
     "batch": ["8", "32"],
@@ -17,7 +20,6 @@ PARAM_VALUES = {
     "bounce": None,
 }
 
-
 BENCH_COLLS = ("alltoallv", "alltoall", "allgather")  # what xchg-bench measures
 
 # --smpi: xchg-simbench's untimed calls per algorithm before the timed ones
@@ -26,23 +28,13 @@ BENCH_COLLS = ("alltoallv", "alltoall", "allgather")  # what xchg-bench measures
 # --reps, default 2) are deterministic under SMPI; the second shows a call
 # that depends on the one before it (rendezvous, queues), and t_min keeps the
 # steady one. Two calls instead of one cost a third more simulation.
-
-
 SMPI_WARMUP = 1
-
-
 SMPI_REPS = 2
-
-
 SMPI_DISTS = ("uniform", "normal", "powerlaw", "sparse")  # xchg-simbench --dist
 # Buffers of all ranks together above which xchg-simbench gets
 # --shared-buffers (one copy for all ranks, results not checked): sim/run's
 # --max-memory default.
-
-
 SMPI_MAX_BUFFERS = 4 << 30
-
-
 XCHG_INFO_MAX_PREDICT = 64  # --predict options one xchg-info call takes
 
 # The source tree when xchg-tune runs from one (tools/xchg_tune/ is two levels
