@@ -318,14 +318,167 @@ int XCHG_Comm_get_scratch_peak(MPI_Comm comm, const char *collective, long long 
 int XCHG_Comm_get_phase_times(MPI_Comm comm, int max, const char **names, double *seconds,
                               int *count);
 
-/* The detail of the last error xchg raised on this thread ("" if none). */
+/* The detail of the last error xchg raised on this thread ("" if none), and
+ * forgetting it (so that a later XCHG_Last_error() is this call's). */
 const char *XCHG_Last_error(void);
+void XCHG_Clear_error(void);
+
+/*
+ * Introspection: what the registry holds, what the cost model predicts and
+ * what selection chooses, for tools and bindings (xchg-info, the Python
+ * package). Every function returns an MPI error code (MPI_ERR_ARG, with a
+ * message in XCHG_Last_error(), for an unknown collective, an index out of
+ * range or a bad selection string). Those without a communicator are local
+ * and raise no error handler. Strings returned as `const char *` are static:
+ * they live as long as the program and are never NULL ("" for none).
+ * Collectives are named as everywhere: "alltoall", "alltoallv", "allgather",
+ * "neighbor_alltoallv"; algorithms by their index, 0..count-1.
+ */
+
+/* The collectives, index 0..count-1. */
+int XCHG_Collective_count(int *count);
+int XCHG_Collective_get_name(int index, const char **name);
 
 /* Number of registered algorithms for `collective`, and the i-th one's name
- * and a description of its parameters ("batch=32 [1..P]" style). */
+ * and a description of its parameters ("batch=32 [1..P]" style, the text of
+ * the listings; "" for none). */
 int XCHG_Algorithm_count(const char *collective, int *count);
 int XCHG_Algorithm_describe(const char *collective, int index, char *name, int namelen,
                             char *params, int paramslen);
+
+/* The i-th algorithm: its name, a one-line summary, the publication it
+ * follows (short form, "Fan et al. 2025"; "" for none), whether it is
+ * hierarchical (uses the node structure; 0: flat, usable as the inner
+ * exchange of a hierarchical one) and how many parameters it has. Any
+ * output pointer may be NULL. */
+int XCHG_Algorithm_get_info(const char *collective, int index, const char **name,
+                            const char **summary, const char **reference, int *hierarchical,
+                            int *num_params);
+
+/* Kinds of parameters. */
+#define XCHG_PARAM_KIND_INTEGER 0   /* an integer in [min, max], or one of its names: special
+                                       values outside the range, name i meaning -(i+1) */
+#define XCHG_PARAM_KIND_NAME 1      /* one of its names; the value is the name's index */
+#define XCHG_PARAM_KIND_ALGORITHM 2 /* its names: the flat algorithms of a collective (the
+                                       inner exchange); the value is the name's index */
+/* Range bounds that are not numbers. */
+#define XCHG_BOUND_P (-1LL)                     /* the communicator's size P */
+#define XCHG_BOUND_UNLIMITED 9223372036854775807LL /* no upper bound */
+
+/* Parameter `param` (0..num_params-1) of algorithm `index`: its name, kind,
+ * default (integer: the value, negative for a named special value; name and
+ * algorithm kinds: the index of the default name), range [min, max] (integer
+ * kind; bounds may be XCHG_BOUND_P or XCHG_BOUND_UNLIMITED; 0 and
+ * num_names-1 for the others), how many names it has, and a help line. Any
+ * output pointer may be NULL. */
+int XCHG_Param_get_info(const char *collective, int index, int param, const char **name,
+                        int *kind, long long *default_value, long long *min, long long *max,
+                        int *num_names, const char **help);
+/* Name `i` (0..num_names-1) of that parameter. */
+int XCHG_Param_get_name(const char *collective, int index, int param, int i, const char **name);
+/* The parameter as listings show it: "batch=32 [1..P]". */
+int XCHG_Param_describe(const char *collective, int index, int param, char *buf, int buflen);
+
+/* `selection` ("name[:param=value,...]") for `collective` written out in
+ * full, every parameter with its value ("scattered" -> "scattered:batch=32"),
+ * into `buf`; MPI_ERR_ARG, with a message naming the valid choices, when it
+ * names no algorithm or a parameter is unknown or out of the range valid on
+ * every communicator. */
+int XCHG_Selection_normalize(const char *collective, const char *selection, char *buf,
+                             int buflen);
+
+/*
+ * Whether `selection` can run on `comm` for `collective`: *applicable is 1
+ * and `text` gets the full selection as it would run there (parameters
+ * whose range ends at P clamped to the communicator), or *applicable is 0 and
+ * `text` says why not (e.g. pairwise:order=xor at a P that is not a power of
+ * two). A selection that does not parse is an error (MPI_ERR_ARG), raised
+ * on `comm`. Collective on the first xchg call on `comm`, local afterwards.
+ */
+int XCHG_Comm_check_algorithm(MPI_Comm comm, const char *collective, const char *selection,
+                              int *applicable, char *text, int textlen);
+
+/* The topology of `comm` as xchg sees it (real nodes, or virtual ones from
+ * XCHG_VIRTUAL_NODES): the number of nodes, whether they are virtual, and
+ * whether every node holds consecutive ranks. Any output may be NULL.
+ * Collective on the first xchg call on `comm`, local afterwards. */
+int XCHG_Comm_get_topology(MPI_Comm comm, int *num_nodes, int *is_virtual, int *is_block);
+/* The ranks of `comm` on node `node`, in order (at most `maxranks` of
+ * them into ranks[], which may be NULL), and *node_size, how many it has. */
+int XCHG_Comm_get_node(MPI_Comm comm, int node, int maxranks, int ranks[], int *node_size);
+
+/* *seconds = T(bytes), the time of one message of `bytes` bytes on `comm`:
+ * half the round trip of the fastest of `samples` ping-pongs between ranks 0
+ * and 1 (after two untimed ones), the same on every rank; with one rank, the
+ * model 1 us + bytes / (1 GB/s). The unit of the drop-in's arrival
+ * imbalance factors (XCHG_PROFILE) and of xchg-bench --skew. Collective
+ * over `comm`; its messages cannot match the caller's. MPI_ERR_COUNT when
+ * bytes exceeds an int, MPI_ERR_ARG for samples < 1. */
+int XCHG_Comm_message_time(MPI_Comm comm, long long bytes, int samples, double *seconds);
+
+/*
+ * A case for the cost model and selection: a collective, P ranks on nodes,
+ * and the block size in bytes (alltoall, allgather: bytes per block;
+ * alltoallv: the busiest rank's mean block). The model sees the size
+ * rounded down to a quarter octave (XCHG_Case_get_shape says what it sees).
+ *   XCHG_Case_create: P ranks on ceil(P/Q) nodes of Q ranks (the last one may
+ *     be smaller), on any machine, no communicator: selection asks a rule of
+ *     the tuning file (XCHG_TUNING_FILE), else the cost model.
+ *   XCHG_Comm_case_create: the topology of `comm` (collective on the first
+ *     xchg call on `comm`); selection honours XCHG_Comm_set_algorithm and the
+ *     environment as a call would, and applicability is judged on `comm`.
+ *     Free the case before the communicator.
+ * Cases are local objects; free them with XCHG_Case_free.
+ */
+typedef struct xchg_case *XCHG_Case;
+int XCHG_Case_create(const char *collective, int ranks, int ranks_per_node, long long bytes,
+                     XCHG_Case *xcase);
+int XCHG_Comm_case_create(MPI_Comm comm, const char *collective, long long bytes,
+                          XCHG_Case *xcase);
+int XCHG_Case_free(XCHG_Case *xcase);
+/* alltoallv: at most `peers` non-empty blocks per rank (a sparse exchange;
+ * default P-1). */
+int XCHG_Case_set_peers(XCHG_Case xcase, int peers);
+/* alltoallv, allgatherv: the largest block (allgatherv: the largest
+ * contribution, the case's bytes being the mean one); default: the mean. */
+int XCHG_Case_set_max_block(XCHG_Case xcase, long long bytes);
+/* neighbor_alltoallv: the busiest rank's messages to or from other nodes and
+ * its own node, their bytes, and the other nodes it exchanges with (each the
+ * largest over ranks, as a call agrees them); the block size follows. */
+int XCHG_Case_set_neighbor_pattern(XCHG_Case xcase, long long remote_msgs, long long local_msgs,
+                                   long long remote_bytes, long long local_bytes,
+                                   long long remote_nodes);
+/* What the model sees: P, the nodes, the smallest and largest node, and the
+ * block size (rounded). Any output may be NULL. */
+int XCHG_Case_get_shape(XCHG_Case xcase, int *ranks, int *num_nodes, int *min_node_size,
+                        int *max_node_size, long long *model_bytes);
+
+/* Why selection chose what it chose. */
+#define XCHG_REASON_COMM 1        /* XCHG_Comm_set_algorithm */
+#define XCHG_REASON_ENV 2         /* the environment (XCHG_ALLTOALLV...) */
+#define XCHG_REASON_TUNING_RULE 3 /* a rule of the tuning file */
+#define XCHG_REASON_MODEL 4       /* the cost model */
+#define XCHG_REASON_FIXED 5       /* the fixed rule (when the model cannot decide) */
+
+/* The selection for the case, as a full selection string into `selection`;
+ * *reason (XCHG_REASON_*) and *why (in words: "XCHG_ALLTOALLV", "a rule of
+ * the tuning file", "the cost model"...) say what decided. *reason and *why
+ * may be NULL. */
+int XCHG_Case_select(XCHG_Case xcase, char *selection, int len, int *reason, const char **why);
+/* The cost model's predicted time (seconds) of `selection` in the case, or
+ * -1 when the algorithm has no cost model; MPI_ERR_ARG, with the reason in
+ * XCHG_Last_error(), when it cannot run there. */
+int XCHG_Case_predict(XCHG_Case xcase, const char *selection, double *seconds);
+/* The model's ranking of every candidate that can run in the case, cheapest
+ * first: *count candidates; candidate i's full selection, predicted seconds,
+ * and the terms the prediction is made of (latency, overhead, bandwidth,
+ * copy: four seconds into terms[], which may be NULL). */
+int XCHG_Case_rank(XCHG_Case xcase, int *count);
+int XCHG_Case_get_candidate(XCHG_Case xcase, int i, char *selection, int len, double *seconds,
+                            double terms[4]);
+/* Whether the model's platform constants are the tuning file's (1) or built
+ * in (0); the tuning file's error if it cannot be read. */
+int XCHG_Model_get_constants_source(int *from_tuning_file);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,11 @@
 """Build the xchg Python package: the C library's sources are compiled into
-the extension xchg._xchg with the MPI compiler wrapper mpi4py was built with,
-so the package uses the same MPI as mpi4py.
+the extension xchg._xchg with the system's MPI compiler wrapper (MPICC, else
+the one mpi4py was built with when the build sees an mpi4py that says so,
+else mpicc). Building needs no mpi4py: the extension takes mpi4py's C API
+from mpi4py.MPI when it is imported, and xchg/__init__.py checks that
+mpi4py runs the MPI the extension was compiled against.
 
-    python3 -m pip install --no-build-isolation ./python     (see README.md)
+    python3 -m pip install ./python                           (see README.md)
 """
 import glob
 import os
@@ -11,20 +14,11 @@ import shlex
 import shutil
 import subprocess
 
-import mpi4py
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)  # the repository: include/ and src/
-
-
-def xchg_version():
-    """The library's version, from include/xchg.h (its one place)."""
-    with open(os.path.join(ROOT, "include", "xchg.h")) as header:
-        parts = dict(re.findall(r"^#define XCHG_VERSION_(MAJOR|MINOR|PATCH) +([0-9]+)$",
-                                header.read(), re.M))
-    return "%s.%s.%s" % (parts["MAJOR"], parts["MINOR"], parts["PATCH"])
 
 
 def library_sources():
@@ -51,9 +45,34 @@ def optional_package(name, define):
     return shlex.split(cflags) + ["-D%s=1" % define], shlex.split(libs)
 
 
+def package_version():
+    """The package's version: the one place is include/xchg.h's
+    XCHG_VERSION_MAJOR/MINOR/PATCH, which the C library reports too."""
+    with open(os.path.join(ROOT, "include", "xchg.h")) as header:
+        text = header.read()
+    parts = [re.search(r"#define XCHG_VERSION_%s (\d+)" % p, text) for p in
+             ("MAJOR", "MINOR", "PATCH")]
+    if not all(parts):
+        raise SystemExit("setup.py: XCHG_VERSION_* not found in include/xchg.h")
+    return ".".join(m.group(1) for m in parts)
+
+
+def mpi4py_compiler():
+    """The compiler wrapper an importable mpi4py was built with (Debian's
+    python3-mpi4py says /usr/bin/mpicc; PyPI's wheels say none), or None."""
+    try:
+        import mpi4py  # only with --no-build-isolation; never required
+    except ImportError:
+        return None
+    try:
+        return mpi4py.get_config().get("mpicc")
+    except Exception:  # a wheel without mpi.cfg
+        return None
+
+
 def mpi_compiler():
-    """mpi4py's MPI C compiler wrapper (MPICC overrides)."""
-    cc = os.environ.get("MPICC") or mpi4py.get_config().get("mpicc") or "mpicc"
+    """The MPI C compiler wrapper: MPICC, else mpi4py's, else mpicc."""
+    cc = os.environ.get("MPICC") or mpi4py_compiler() or "mpicc"
     if not shutil.which(shlex.split(cc)[0]):
         raise SystemExit("setup.py: MPI compiler '%s' not found (set MPICC)" % cc)
     return cc
@@ -77,7 +96,8 @@ class MPIBuildExt(build_ext):
 
 hw_cflags, hw_libs = optional_package("hwloc", "XCHG_HAVE_HWLOC")
 js_cflags, js_libs = optional_package("jansson", "XCHG_HAVE_JANSSON")
-sources = [os.path.join(HERE, "src", f) for f in ("module.c", "collectives.c", "request.c")]
+sources = [os.path.join(HERE, "src", f)
+           for f in ("module.c", "collectives.c", "request.c", "introspection.c")]
 headers = glob.glob(os.path.join(ROOT, "include", "*.h")) + glob.glob(
     os.path.join(ROOT, "src", "**", "*.h"), recursive=True) + [
     os.path.join(HERE, "src", "pyxchg.h")]
@@ -86,8 +106,7 @@ extension = Extension(
     "xchg._xchg",
     sources=sources + library_sources(),
     depends=headers,
-    include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
-                  mpi4py.get_include()],
+    include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src")],
     define_macros=[("_POSIX_C_SOURCE", "200809L")],
     extra_compile_args=["-std=gnu11", "-Wno-stringop-overflow"] + hw_cflags + js_cflags,
     extra_link_args=hw_libs + js_libs,
@@ -95,12 +114,12 @@ extension = Extension(
 
 setup(
     name="xchg",
-    version=xchg_version(),
+    version=package_version(),
     description="xchg's all-to-all collectives for mpi4py programs",
     license="see LICENSE in the repository",
     packages=["xchg"],
     ext_modules=[extension],
     cmdclass={"build_ext": MPIBuildExt},
-    python_requires=">=3.8",
+    python_requires=">=3.9",
     install_requires=["mpi4py>=3.1", "numpy"],
 )

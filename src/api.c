@@ -178,24 +178,3 @@ int XCHG_Comm_get_phase_times(MPI_Comm comm, int max, const char **names, double
     }
     return xchg_raise(comm, rc);
 }
-
-int XCHG_Algorithm_count(const char *collective, int *count)
-{
-    xchg_coll coll;
-    int rc = xchg_coll_from_name(collective, &coll);
-    if (rc == MPI_SUCCESS) *count = xchg_registry_count(coll);
-    return rc;
-}
-
-int XCHG_Algorithm_describe(const char *collective, int index, char *name, int namelen,
-                            char *params, int paramslen)
-{
-    xchg_coll coll;
-    int rc = xchg_coll_from_name(collective, &coll);
-    if (rc != MPI_SUCCESS) return rc;
-    const xchg_algorithm *algo = xchg_registry_get(coll, index);
-    if (!algo) return xchg_error(MPI_ERR_ARG, "no %s algorithm number %d", collective, index);
-    if (name && namelen > 0) snprintf(name, (size_t)namelen, "%s", algo->name);
-    if (params && paramslen > 0) xchg_algorithm_describe_params(algo, params, (size_t)paramslen);
-    return MPI_SUCCESS;
-}

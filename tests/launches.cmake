@@ -29,6 +29,14 @@ xchg_launch(readme-algorithms  openmpi 60  "quick;full" ENV XCHG_BUILD_DIR=${bui
 xchg_launch(version            openmpi 60  "quick;full" COMMAND tests/check-version.sh ${build})
 xchg_launch(spack              openmpi 300 "quick;full;spack" COMMAND python3 tests/check-spack.py --cmake ${CMAKE_COMMAND} --mpicc ${MPI_C_COMPILER})
 
+# The tools and the Python extension include no private header of the
+# library; the public introspection API (tests/introspect.c) through
+# <xchg.h> alone, against selection and the model, both MPIs and ASan.
+xchg_launch(public-api         openmpi 30  "quick;full" COMMAND tests/check-public-api.sh)
+xchg_launch(introspect-openmpi-6 openmpi    60  "quick;full" NP 6 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-introspect>)
+xchg_launch(introspect-mpich-3   mpich      60  "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-introspect>)
+xchg_launch(introspect-asan-3    sanitizers 120 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-introspect>)
+
 # The correctness harness (tests/harness.c), quick: small worlds.
 xchg_launch(harness-openmpi-8  openmpi    400 quick NP 8 COMMAND ${harness} --quick --sizes=1,2,3,4,5,8)
 xchg_launch(harness-mpich-3    mpich      300 quick NP 3 COMMAND ${harness} --quick --sizes=1,3 --layouts=3)
@@ -82,6 +90,10 @@ xchg_launch(online-persist-mpich    mpich   300 "quick;full" COMMAND tests/check
 xchg_launch(tuning-openmpi     openmpi 60  "quick;full" NP 2 COMMAND $<TARGET_FILE:xchg-tuning>)
 xchg_launch(tuning-mpich       mpich   60  "quick;full" NP 1 COMMAND $<TARGET_FILE:xchg-tuning>)
 xchg_launch(tune-quick         openmpi 120 "quick;full" COMMAND tests/check-tune.sh ${build} ${mpirun})
+# The tuner's pure parts (rule merging, file writing; tools/tests) and the
+# tuner run from an installed tree (cmake --install into a temporary prefix).
+xchg_launch(tune-unit          openmpi 60  "quick;full" COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider tools/tests)
+xchg_launch(tune-install       openmpi 120 "quick;full" COMMAND tests/check-tune-install.sh ${build} ${mpirun})
 # Threads: each of 4 threads per rank on its own communicator.
 xchg_launch(threads            openmpi 300 "quick;full" NP 4 COMMAND $<TARGET_FILE:xchg-threads>)
 
@@ -110,6 +122,11 @@ xchg_launch(closure            openmpi 120 "quick;full;apps" COMMAND apps/closur
 # The Python package (python/): pytest under mpirun -n 1..4, every result
 # against mpi4py's own collective.
 xchg_launch(python             openmpi 300 "quick;full;python" COMMAND python/tests/run.sh ${build})
+
+# pip install ./python in a fresh venv without Debian's packages (build
+# isolation, mpi4py from PyPI) and in Debian's (--no-build-isolation); each
+# then runs a collective under mpirun -n 2 against mpi4py's (full run only).
+xchg_launch(pip                openmpi 400 "full;python" COMMAND python/tests/check-pip.sh ${build})
 
 # SimGrid SMPI: 64 simulated ranks on 4 nodes, results checked (sim/smoke,
 # which configures and builds the SMPI tree); then the tuner on a simulated

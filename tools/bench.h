@@ -16,12 +16,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/registry.h"
+#include "xchg.h"
 
 /* --breakdown: the phases hierarchical algorithms report (XCHG_Comm_get_phase_times),
  * in a fixed order; any other name is added to "other". */
 #define BENCH_NUM_PHASES 6
 extern const char *const bench_phase_names[BENCH_NUM_PHASES];
+
+/* The collectives xchg-bench times (-c). */
+typedef enum {
+    BENCH_ALLTOALLV,
+    BENCH_ALLTOALL,
+    BENCH_ALLGATHER,
+    BENCH_ALLTOALLW,
+    BENCH_ALLGATHERV,
+    BENCH_NUM_COLLS
+} bench_coll;
+/* Blocks per peer that vary (--dist): alltoallv, alltoallw. */
+static inline int bench_coll_is_v(bench_coll c) { return c == BENCH_ALLTOALLV || c == BENCH_ALLTOALLW; }
+extern const char *const bench_coll_names[BENCH_NUM_COLLS]; /* as xchg names them */
 
 typedef enum {
     DIST_UNIFORM, DIST_NORMAL, DIST_POWERLAW, DIST_SPARSE, DIST_FFT1, DIST_FFT2, DIST_COUNT
@@ -30,7 +43,7 @@ typedef enum {
 extern const char *const bench_dist_names[DIST_COUNT];
 
 typedef struct bench_options {
-    xchg_coll coll;
+    bench_coll coll;
     const char *coll_name;
     int64_t min_size, max_size;   /* -m MIN:MAX, bytes */
     int iterations, warmup;       /* -i, -x */

@@ -4,7 +4,7 @@
  *   --algo all                    `auto` (what xchg chooses by itself), then
  *                                 every algorithm of the collective, defaults
  *   --algo auto                   automatic selection (src/select/)
- *   --algo scattered:batch=8      one selection string, as XCHG_ALLTOALLV takes
+ *   --algo scattered:batch=8      one selection string, as BENCH_ALLTOALLV takes
  *   --algo NAME:p=all             every valid value of p at this P (integer
  *                                 range, min..P when unbounded, plus special
  *                                 names such as numa; enum names; or flat
@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "bench.h"
-#include "core/error.h"
 #include "xchg.h"
 
 #define MAX_VALUES 4096
@@ -27,13 +26,12 @@ static int quiet; /* only rank 0 prints errors */
 #define complain(...) (quiet ? 0 : fprintf(stderr, __VA_ARGS__))
 
 /* Append the canonical form of `text` (every parameter written out). */
-static int add(bench_algo_list *list, xchg_coll coll, const char *text)
+static int add(bench_algo_list *list, const char *coll, const char *text)
 {
-    xchg_choice choice;
     char canonical[256];
     if (strcmp(text, "auto") != 0) {
-        if (xchg_choice_parse(coll, text, &choice) != MPI_SUCCESS) return MPI_ERR_ARG;
-        xchg_choice_format(&choice, canonical, sizeof canonical);
+        if (XCHG_Selection_normalize(coll, text, canonical, sizeof canonical) != MPI_SUCCESS)
+            return MPI_ERR_ARG;
         text = canonical;
     }
     char (*grown)[256] = realloc(list->selection, (size_t)(list->count + 1) * sizeof *grown);
@@ -54,38 +52,47 @@ static int parse_bound(const char *text, int nranks, int64_t *value)
     return end != text && *end == '\0';
 }
 
+/* Parameter `param` of algorithm `algo` of `coll`, as the introspection
+ * calls of xchg.h give it. */
+typedef struct {
+    const char *coll, *name;
+    int algo, param, kind, num_names;
+    long long min, max;
+} sweep_param;
+
+static const char *param_name_at(const sweep_param *p, int i)
+{
+    const char *name = "";
+    XCHG_Param_get_name(p->coll, p->algo, p->param, i, &name);
+    return name;
+}
+
 /* The values of a sweeping parameter, as strings; returns how many (-1: error). */
-static int sweep_values(const xchg_param_desc *p, const char *spec, int nranks,
+static int sweep_values(const sweep_param *p, const char *spec, int nranks,
                         char (*values)[64], int max_values)
 {
     int n = 0;
     const char *dots = strstr(spec, "..");
     if (strcmp(spec, "all") == 0) {
-        if (p->kind == XCHG_PARAM_INT) {
+        if (p->kind == XCHG_PARAM_KIND_INTEGER) {
             /* An unbounded parameter (a count of peers or requests) sweeps min..P. */
-            int64_t lo = xchg_range_bound(p->min, nranks), hi = xchg_range_bound(p->max, nranks);
-            if (hi == XCHG_RANGE_MAXINT) hi = lo > nranks ? lo : nranks;
+            long long lo = p->min == XCHG_BOUND_P ? nranks : p->min;
+            long long hi = p->max == XCHG_BOUND_P ? nranks : p->max;
+            if (hi == XCHG_BOUND_UNLIMITED) hi = lo > nranks ? lo : nranks;
             if (hi - lo >= max_values) {
                 complain( "xchg-bench: %s=all: the range is too large; give a..b or a list\n",
                         p->name);
                 return -1;
             }
-            for (int64_t v = lo; v <= hi; v++) snprintf(values[n++], 64, "%" PRId64, v);
-            /* Special named values of an integer parameter (e.g. groups=numa). */
-            for (int i = 0; p->names && p->names[i] && n < max_values; i++)
-                snprintf(values[n++], 64, "%s", p->names[i]);
-        } else if (p->kind == XCHG_PARAM_ENUM) {
-            for (int i = 0; p->names[i] && n < max_values; i++)
-                snprintf(values[n++], 64, "%s", p->names[i]);
-        } else {
-            for (int i = 0; i < xchg_registry_count(p->algo_coll) && n < max_values; i++) {
-                const xchg_algorithm *a = xchg_registry_get(p->algo_coll, i);
-                if (a->is_flat) snprintf(values[n++], 64, "%s", a->name);
-            }
+            for (long long v = lo; v <= hi; v++) snprintf(values[n++], 64, "%lld", v);
         }
+        /* The names: an enumeration's values, the flat inner algorithms, or an
+         * integer's special values (e.g. groups=numa). */
+        for (int i = 0; i < p->num_names && n < max_values; i++)
+            snprintf(values[n++], 64, "%s", param_name_at(p, i));
         return n;
     }
-    if (dots && p->kind == XCHG_PARAM_INT) {
+    if (dots && p->kind == XCHG_PARAM_KIND_INTEGER) {
         char lo_text[64];
         int64_t lo, hi;
         snprintf(lo_text, sizeof lo_text, "%.*s", (int)(dots - spec), spec);
@@ -104,28 +111,53 @@ static int sweep_values(const xchg_param_desc *p, const char *spec, int nranks,
     return n;
 }
 
+/* The index of algorithm `name` of `coll`, or -1. */
+static int find_algorithm(const char *coll, const char *name)
+{
+    int count = 0;
+    XCHG_Algorithm_count(coll, &count);
+    for (int i = 0; i < count; i++) {
+        const char *each;
+        if (XCHG_Algorithm_get_info(coll, i, &each, NULL, NULL, NULL, NULL) == MPI_SUCCESS &&
+            strcmp(each, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* Whether `text` is a valid selection (else complain, naming `spec`). */
+static int valid(const char *coll, const char *spec, const char *text)
+{
+    char canonical[256];
+    if (XCHG_Selection_normalize(coll, text, canonical, sizeof canonical) == MPI_SUCCESS)
+        return 1;
+    complain( "xchg-bench: --algo %s: %s\n", spec, XCHG_Last_error());
+    return 0;
+}
+
 /* Expand one --algo argument into list. */
 static int expand_one(const bench_options *opt, const char *spec, int nranks,
                       bench_algo_list *list)
 {
-    xchg_choice check;
-    if (strcmp(spec, "auto") == 0) return add(list, opt->coll, spec) != MPI_SUCCESS;
+    const char *coll = opt->coll_name;
+    if (strcmp(spec, "auto") == 0) return add(list, coll, spec) != MPI_SUCCESS;
     if (strcmp(spec, "all") == 0) {
-        if (add(list, opt->coll, "auto") != MPI_SUCCESS) return 1;
-        for (int i = 0; i < xchg_registry_count(opt->coll); i++)
-            if (add(list, opt->coll, xchg_registry_get(opt->coll, i)->name) != MPI_SUCCESS) return 1;
+        int count = 0;
+        if (add(list, coll, "auto") != MPI_SUCCESS) return 1;
+        XCHG_Algorithm_count(coll, &count);
+        for (int i = 0; i < count; i++) {
+            const char *name;
+            XCHG_Algorithm_get_info(coll, i, &name, NULL, NULL, NULL, NULL);
+            if (add(list, coll, name) != MPI_SUCCESS) return 1;
+        }
         return 0;
     }
     char name[256], params[1024];
     const char *colon = strchr(spec, ':');
     snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - spec) : (int)strlen(spec), spec);
     snprintf(params, sizeof params, "%s", colon ? colon + 1 : "");
-    const xchg_algorithm *algo = xchg_registry_find(opt->coll, name);
-    if (!algo) {
-        xchg_choice_parse(opt->coll, spec, &check);
-        complain( "xchg-bench: --algo %s: %s\n", spec, XCHG_Last_error());
-        return 1;
-    }
+    int algo = find_algorithm(coll, name);
+    if (algo < 0) return !valid(coll, spec, spec); /* says why */
     /* Split "p=v,q=a,b,c" into parameters; a token without '=' continues the
      * list of the parameter before it. */
     char fixed[1024] = "", sweep_name[64] = "", sweep_spec[1024] = "";
@@ -167,34 +199,31 @@ static int expand_one(const bench_options *opt, const char *spec, int nranks,
     char text[2048];
     if (!sweep_name[0]) {
         snprintf(text, sizeof text, "%s%s%s", name, fixed[0] ? ":" : "", fixed);
-        if (xchg_choice_parse(opt->coll, text, &check) != MPI_SUCCESS) {
-            complain( "xchg-bench: --algo %s: %s\n", spec, XCHG_Last_error());
-            return 1;
-        }
-        return add(list, opt->coll, text) != MPI_SUCCESS;
+        if (!valid(coll, spec, text)) return 1;
+        return add(list, coll, text) != MPI_SUCCESS;
     }
-    const xchg_param_desc *p = NULL;
-    for (int i = 0; i < algo->num_params; i++)
-        if (strcmp(algo->params[i].name, sweep_name) == 0) p = &algo->params[i];
-    if (!p) {
-        char valid[1024];
-        xchg_algorithm_describe_params(algo, valid, sizeof valid);
+    sweep_param p = {.coll = coll, .algo = algo, .param = -1};
+    int num_params = 0;
+    XCHG_Algorithm_get_info(coll, algo, NULL, NULL, NULL, NULL, &num_params);
+    for (int i = 0; i < num_params && p.param < 0; i++) {
+        XCHG_Param_get_info(coll, algo, i, &p.name, &p.kind, NULL, &p.min, &p.max, &p.num_names,
+                            NULL);
+        if (strcmp(p.name, sweep_name) == 0) p.param = i;
+    }
+    if (p.param < 0) {
+        char params[1024];
+        XCHG_Algorithm_describe(coll, algo, NULL, 0, params, sizeof params);
         complain( "xchg-bench: --algo %s: %s has no parameter '%s'; valid: %s\n", spec,
-                name, sweep_name, algo->num_params ? valid : "(none)");
+                name, sweep_name, num_params ? params : "(none)");
         return 1;
     }
     char(*values)[64] = malloc(MAX_VALUES * sizeof *values);
-    int n = values ? sweep_values(p, sweep_spec, nranks, values, MAX_VALUES) : -1;
+    int n = values ? sweep_values(&p, sweep_spec, nranks, values, MAX_VALUES) : -1;
     int failed = n < 0;
     for (int i = 0; i < n && !failed; i++) {
         snprintf(text, sizeof text, "%s:%s%s%s=%s", name, fixed, fixed[0] ? "," : "", sweep_name,
                  values[i]);
-        if (xchg_choice_parse(opt->coll, text, &check) != MPI_SUCCESS) {
-            complain( "xchg-bench: --algo %s: %s\n", spec, XCHG_Last_error());
-            failed = 1;
-        } else {
-            failed = add(list, opt->coll, text) != MPI_SUCCESS;
-        }
+        failed = !valid(coll, spec, text) || add(list, coll, text) != MPI_SUCCESS;
     }
     free(values);
     return failed;

@@ -34,17 +34,17 @@ void bench_report_header(const bench_run_info *info, FILE *out)
     const bench_options *o = info->opt;
     fprintf(out, "# xchg-bench %d.%d.%d: %s", XCHG_VERSION_MAJOR, XCHG_VERSION_MINOR,
             XCHG_VERSION_PATCH, o->coll_name);
-    if (xchg_coll_is_v(o->coll) || o->coll == XCHG_ALLGATHERV)
+    if (bench_coll_is_v(o->coll) || o->coll == BENCH_ALLGATHERV)
         fprintf(out, ", dist=%s, seed=%" PRIu64, bench_dist_names[o->dist], o->seed);
     fprintf(out, ", P=%d on %d %s node(s)\n", info->size, info->num_nodes,
             info->topo_virtual ? "virtual" : "real");
     fprintf(out, "# MPI: %s\n", info->mpi_library);
     fprintf(out, "# S = %s, %s\n",
-            xchg_coll_is_v(o->coll)      ? "maximum block size in bytes (blocks vary per --dist)"
-            : o->coll == XCHG_ALLGATHERV ? "largest contribution in bytes (contributions vary "
+            bench_coll_is_v(o->coll)      ? "maximum block size in bytes (blocks vary per --dist)"
+            : o->coll == BENCH_ALLGATHERV ? "largest contribution in bytes (contributions vary "
                                            "per --dist)"
                                          : "block size in bytes per peer",
-            o->coll == XCHG_ALLTOALLW ? "a vector datatype per peer (8-byte runs, stride 16)"
+            o->coll == BENCH_ALLTOALLW ? "a vector datatype per peer (8-byte runs, stride 16)"
                                       : "MPI_BYTE data");
     fprintf(out, "# %d iterations in %d interleaved rounds (MPI, then every algorithm, in turn),\n"
                  "# %d warm-up calls; barrier before each call; an iteration's time is the\n"
@@ -52,10 +52,10 @@ void bench_report_header(const bench_run_info *info, FILE *out)
             o->iterations, o->rounds < o->iterations ? o->rounds : o->iterations, o->warmup);
     fprintf(out, "# ratio = median / median of MPI's own MPI_%s in the same run:\n"
                  "#   ratio < 1.00 means xchg is faster than MPI, > 1.00 slower\n",
-            o->coll == XCHG_ALLTOALLV    ? "Alltoallv"
-            : o->coll == XCHG_ALLTOALLW  ? "Alltoallw"
-            : o->coll == XCHG_ALLTOALL   ? "Alltoall"
-            : o->coll == XCHG_ALLGATHERV ? "Allgatherv"
+            o->coll == BENCH_ALLTOALLV    ? "Alltoallv"
+            : o->coll == BENCH_ALLTOALLW  ? "Alltoallw"
+            : o->coll == BENCH_ALLTOALL   ? "Alltoall"
+            : o->coll == BENCH_ALLGATHERV ? "Allgatherv"
                                          : "Allgather");
     fprintf(out, "# scratch = peak scratch memory of the call (bytes, max over ranks)\n");
     if (o->skew_mif > 0)
@@ -291,7 +291,7 @@ int bench_report_csv(const bench_run_info *info, const bench_result *rows, int n
     for (int i = 0; i < num_rows; i++) {
         const bench_result *r = &rows[i];
         fprintf(f, "%s,%s,%" PRIu64 ",%d,%d,%d,%" PRId64 ",\"%s\",%s,", o->coll_name,
-                xchg_coll_is_v(o->coll) || o->coll == XCHG_ALLGATHERV ? bench_dist_names[o->dist] : "",
+                bench_coll_is_v(o->coll) || o->coll == BENCH_ALLGATHERV ? bench_dist_names[o->dist] : "",
                 o->seed, info->size,
                 info->num_nodes, info->topo_virtual, r->size, r->algorithm, status_name(r->status));
         if (r->status == ROW_OK)
@@ -361,7 +361,7 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
     if (!f) return 1;
     const bench_options *o = info->opt;
     fprintf(f, "{\n  \"tool\": \"xchg-bench\",\n  \"coll\": \"%s\",\n  \"dist\": ", o->coll_name);
-    json_string(f, xchg_coll_is_v(o->coll) || o->coll == XCHG_ALLGATHERV ? bench_dist_names[o->dist]
+    json_string(f, bench_coll_is_v(o->coll) || o->coll == BENCH_ALLGATHERV ? bench_dist_names[o->dist]
                                                                          : "");
     fprintf(f, ",\n  \"seed\": %" PRIu64 ",\n  \"P\": %d,\n  \"nodes\": %d,\n"
                "  \"virtual_nodes\": %s,\n  \"iterations\": %d,\n  \"warmup\": %d,\n  \"rounds\": %d,\n"
@@ -373,7 +373,7 @@ int bench_report_json(const bench_run_info *info, const bench_result *rows, int 
     for (int i = 0; i < num_rows; i++) {
         const bench_result *r = &rows[i];
         fprintf(f, "    {\"coll\": \"%s\", \"dist\": ", o->coll_name);
-        json_string(f, xchg_coll_is_v(o->coll) || o->coll == XCHG_ALLGATHERV
+        json_string(f, bench_coll_is_v(o->coll) || o->coll == BENCH_ALLGATHERV
                            ? bench_dist_names[o->dist]
                            : "");
         fprintf(f, ", \"P\": %d, \"nodes\": %d, \"S\": %" PRId64 ", \"algorithm\": ", info->size,

@@ -70,19 +70,19 @@ static int mpi_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MP
 {
 #if HAVE_MPI_PERSISTENT
     switch (o->coll) {
-    case XCHG_ALLTOALLV:
+    case BENCH_ALLTOALLV:
         return PALLTOALLV_INIT(w->sendbuf, w->sendcounts, w->sdispls, MPI_BYTE, w->recvbuf,
                                w->recvcounts, w->rdispls, MPI_BYTE, comm, MPI_INFO_NULL, req);
-    case XCHG_ALLTOALLW:
+    case BENCH_ALLTOALLW:
         return PALLTOALLW_INIT(w->sendbuf, w->sendcounts, w->sdispls, w->sendtypes, w->recvbuf,
                                w->recvcounts, w->rdispls, w->recvtypes, comm, MPI_INFO_NULL, req);
-    case XCHG_ALLTOALL:
+    case BENCH_ALLTOALL:
         return PALLTOALL_INIT(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                               comm, MPI_INFO_NULL, req);
-    case XCHG_ALLGATHER:
+    case BENCH_ALLGATHER:
         return PALLGATHER_INIT(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                                comm, MPI_INFO_NULL, req);
-    case XCHG_ALLGATHERV:
+    case BENCH_ALLGATHERV:
         return PALLGATHERV_INIT(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->recvcounts,
                                 w->rdispls, MPI_BYTE, comm, MPI_INFO_NULL, req);
     default: return MPI_ERR_ARG;
@@ -97,19 +97,19 @@ static int xchg_init(const bench_options *o, bench_workload *w, MPI_Comm comm, M
                      XCHG_Request *req)
 {
     switch (o->coll) {
-    case XCHG_ALLTOALLV:
+    case BENCH_ALLTOALLV:
         return XCHG_Alltoallv_init(w->sendbuf, w->sendcounts, w->sdispls, MPI_BYTE, w->recvbuf,
                                    w->recvcounts, w->rdispls, MPI_BYTE, comm, info, req);
-    case XCHG_ALLTOALLW:
+    case BENCH_ALLTOALLW:
         return XCHG_Alltoallw_init(w->sendbuf, w->sendcounts, w->sdispls, w->sendtypes, w->recvbuf,
                                    w->recvcounts, w->rdispls, w->recvtypes, comm, info, req);
-    case XCHG_ALLTOALL:
+    case BENCH_ALLTOALL:
         return XCHG_Alltoall_init(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                                   comm, info, req);
-    case XCHG_ALLGATHER:
+    case BENCH_ALLGATHER:
         return XCHG_Allgather_init(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count,
                                    MPI_BYTE, comm, info, req);
-    case XCHG_ALLGATHERV:
+    case BENCH_ALLGATHERV:
         return XCHG_Allgatherv_init(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->recvcounts,
                                     w->rdispls, MPI_BYTE, comm, info, req);
     default: return MPI_ERR_ARG;

@@ -38,6 +38,9 @@
 #include "bench.h"
 #include "xchg.h"
 
+const char *const bench_coll_names[BENCH_NUM_COLLS] = {"alltoallv", "alltoall", "allgather",
+                                                        "alltoallw", "allgatherv"};
+
 const char *const bench_dist_names[DIST_COUNT] = {"uniform", "normal", "powerlaw",
                                                   "sparse", "fft1", "fft2"};
 
@@ -99,7 +102,7 @@ static int64_t block_bytes(const bench_options *opt, int from, int to, int nrank
 int bench_sizes(const bench_options *opt, int nranks, int64_t *sizes, int max_sizes)
 {
     (void)nranks;
-    if ((xchg_coll_is_v(opt->coll) || opt->coll == XCHG_ALLGATHERV) &&
+    if ((bench_coll_is_v(opt->coll) || opt->coll == BENCH_ALLGATHERV) &&
         (opt->dist == DIST_FFT1 || opt->dist == DIST_FFT2)) {
         sizes[0] = opt->dist == DIST_FFT1 ? 64 : 512;
         return 1;
@@ -200,17 +203,17 @@ int bench_workload_create(const bench_options *opt, int64_t size, int rank, int 
 {
     memset(w, 0, sizeof *w);
     w->size = size;
-    if (opt->coll == XCHG_ALLGATHERV) return allgatherv_workload(opt, size, rank, nranks, w);
-    if (!xchg_coll_is_v(opt->coll)) {
+    if (opt->coll == BENCH_ALLGATHERV) return allgatherv_workload(opt, size, rank, nranks, w);
+    if (!bench_coll_is_v(opt->coll)) {
         if (size > INT_MAX || size * nranks > INT_MAX) return MPI_ERR_COUNT;
         w->count = (int)size;
-        w->send_bytes = (size_t)size * (opt->coll == XCHG_ALLGATHER ? 1 : (size_t)nranks);
+        w->send_bytes = (size_t)size * (opt->coll == BENCH_ALLGATHER ? 1 : (size_t)nranks);
         w->recv_bytes = (size_t)size * (size_t)nranks;
         w->total_bytes = (long long)w->send_bytes;
         if (alloc_buffers(w) != MPI_SUCCESS) return MPI_ERR_NO_MEM;
         for (int to = 0; to < nranks; to++)
             for (int64_t k = 0; k < size; k++) {
-                if (opt->coll == XCHG_ALLGATHER && to > 0) break;
+                if (opt->coll == BENCH_ALLGATHER && to > 0) break;
                 w->sendbuf[(size_t)to * (size_t)size + (size_t)k] = pattern_byte(rank, to, k);
             }
         return MPI_SUCCESS;
@@ -236,7 +239,7 @@ int bench_workload_create(const bench_options *opt, int64_t size, int rank, int 
     w->send_bytes = (size_t)send_off;
     w->recv_bytes = (size_t)recv_off;
     w->total_bytes = send_off;
-    if (opt->coll == XCHG_ALLTOALLW) return alltoallw_workload(w, rank, nranks);
+    if (opt->coll == BENCH_ALLTOALLW) return alltoallw_workload(w, rank, nranks);
     if (alloc_buffers(w) != MPI_SUCCESS) return MPI_ERR_NO_MEM;
     for (int to = 0; to < nranks; to++)
         for (int64_t k = 0; k < w->sendcounts[to]; k++)
@@ -259,31 +262,31 @@ void bench_workload_free(bench_workload *w)
 int bench_call(const bench_options *opt, bench_workload *w, int use_mpi, MPI_Comm comm)
 {
     switch (opt->coll) {
-    case XCHG_ALLTOALLV:
+    case BENCH_ALLTOALLV:
         if (use_mpi)
             return PMPI_Alltoallv(w->sendbuf, w->sendcounts, w->sdispls, MPI_BYTE, w->recvbuf,
                                   w->recvcounts, w->rdispls, MPI_BYTE, comm);
         return XCHG_Alltoallv(w->sendbuf, w->sendcounts, w->sdispls, MPI_BYTE, w->recvbuf,
                               w->recvcounts, w->rdispls, MPI_BYTE, comm);
-    case XCHG_ALLTOALLW:
+    case BENCH_ALLTOALLW:
         if (use_mpi)
             return PMPI_Alltoallw(w->sendbuf, w->sendcounts, w->sdispls, w->sendtypes, w->recvbuf,
                                   w->recvcounts, w->rdispls, w->recvtypes, comm);
         return XCHG_Alltoallw(w->sendbuf, w->sendcounts, w->sdispls, w->sendtypes, w->recvbuf,
                               w->recvcounts, w->rdispls, w->recvtypes, comm);
-    case XCHG_ALLTOALL:
+    case BENCH_ALLTOALL:
         if (use_mpi)
             return PMPI_Alltoall(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                                  comm);
         return XCHG_Alltoall(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                              comm);
-    case XCHG_ALLGATHER:
+    case BENCH_ALLGATHER:
         if (use_mpi)
             return PMPI_Allgather(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                                   comm);
         return XCHG_Allgather(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->count, MPI_BYTE,
                               comm);
-    case XCHG_ALLGATHERV:
+    case BENCH_ALLGATHERV:
         if (use_mpi)
             return PMPI_Allgatherv(w->sendbuf, w->count, MPI_BYTE, w->recvbuf, w->recvcounts,
                                    w->rdispls, MPI_BYTE, comm);

@@ -33,45 +33,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
-#include "core/registry.h"
-#include "select/model.h"
-#include "select/neighbor_inputs.h"
-#include "select/select.h"
-#include "select/tuning.h"
 #include "xchg.h"
 
-static const xchg_coll all_colls[] = {XCHG_ALLTOALLV, XCHG_ALLTOALL, XCHG_ALLGATHER,
-                                      XCHG_ALLGATHERV, XCHG_NEIGHBOR_ALLTOALLV};
+/* The order of the listings. */
+static const char *const all_colls[] = {"alltoallv", "alltoall", "allgather", "allgatherv",
+                                        "neighbor_alltoallv"};
 #define NUM_COLLS 5
 static long long max_block = -1; /* --max-block: the largest block (alltoallv, allgatherv) */
-
-static void describe_range(const xchg_param_desc *p, char *buf, size_t len)
-{
-    char one[2048];
-    xchg_algorithm a = {.num_params = 1};
-    a.params[0] = *p;
-    xchg_algorithm_describe_params(&a, one, sizeof one);
-    snprintf(buf, len, "%s", one);
-}
 
 static void print_algorithms(void)
 {
     for (int c = 0; c < NUM_COLLS; c++) {
-        xchg_coll coll = all_colls[c];
+        const char *coll = all_colls[c];
+        int count = 0;
         char env[64];
-        snprintf(env, sizeof env, "XCHG_%s", xchg_coll_name(coll));
+        snprintf(env, sizeof env, "XCHG_%s", coll);
         for (char *ch = env; *ch; ch++) *ch = (char)toupper((unsigned char)*ch);
-        printf("%s (%d algorithms; select with %s=name[:param=value,...])\n",
-               xchg_coll_name(coll), xchg_registry_count(coll), env);
-        for (int i = 0; i < xchg_registry_count(coll); i++) {
-            const xchg_algorithm *a = xchg_registry_get(coll, i);
-            printf("  %-22s %s%s\n", a->name, a->summary, a->is_flat ? "" : " [hierarchical]");
-            for (int k = 0; k < a->num_params; k++) {
+        XCHG_Algorithm_count(coll, &count);
+        printf("%s (%d algorithms; select with %s=name[:param=value,...])\n", coll, count, env);
+        for (int i = 0; i < count; i++) {
+            const char *name, *summary;
+            int hierarchical, num_params;
+            XCHG_Algorithm_get_info(coll, i, &name, &summary, NULL, &hierarchical, &num_params);
+            printf("  %-22s %s%s\n", name, summary, hierarchical ? " [hierarchical]" : "");
+            for (int k = 0; k < num_params; k++) {
                 char range[2048];
-                describe_range(&a->params[k], range, sizeof range);
-                printf("  %-22s   %s%s%s\n", "", range, a->params[k].help ? ": " : "",
-                       a->params[k].help ? a->params[k].help : "");
+                const char *help;
+                XCHG_Param_describe(coll, i, k, range, sizeof range);
+                XCHG_Param_get_info(coll, i, k, NULL, NULL, NULL, NULL, NULL, NULL, &help);
+                printf("  %-22s   %s%s%s\n", "", range, *help ? ": " : "", help);
             }
         }
         printf("\n");
@@ -92,17 +82,20 @@ static void print_markdown(void)
     printf("| collective | algorithm | what it does | parameters (default [range]) | reference |\n");
     printf("|---|---|---|---|---|\n");
     for (int c = 0; c < NUM_COLLS; c++) {
-        xchg_coll coll = all_colls[c];
-        for (int i = 0; i < xchg_registry_count(coll); i++) {
-            const xchg_algorithm *a = xchg_registry_get(coll, i);
+        const char *coll = all_colls[c];
+        int count = 0;
+        XCHG_Algorithm_count(coll, &count);
+        for (int i = 0; i < count; i++) {
+            const char *name, *summary, *reference;
             char params[2048];
-            xchg_algorithm_describe_params(a, params, sizeof params);
-            printf("| %s | `%s` | ", xchg_coll_name(coll), a->name);
-            print_cell(a->summary);
+            XCHG_Algorithm_describe(coll, i, NULL, 0, params, sizeof params);
+            XCHG_Algorithm_get_info(coll, i, &name, &summary, &reference, NULL, NULL);
+            printf("| %s | `%s` | ", coll, name);
+            print_cell(summary);
             printf(" | ");
-            print_cell(a->num_params ? params : "-");
+            print_cell(params[0] ? params : "-");
             printf(" | ");
-            print_cell(a->reference ? a->reference : "-");
+            print_cell(reference[0] ? reference : "-");
             printf(" |\n");
         }
     }
@@ -110,48 +103,49 @@ static void print_markdown(void)
 
 static void print_topology(MPI_Comm comm)
 {
-    xchg_context *ctx;
-    int rank, len;
+    int rank, len, size, num_nodes, is_virtual, is_block;
     char host[MPI_MAX_PROCESSOR_NAME] = "";
     MPI_Comm_rank(comm, &rank);
     MPI_Get_processor_name(host, &len);
-    int size;
     MPI_Comm_size(comm, &size);
     char *hosts = rank == 0 ? calloc((size_t)size, MPI_MAX_PROCESSOR_NAME) : NULL;
+    int *ranks = rank == 0 ? malloc((size_t)size * sizeof *ranks) : NULL;
     MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                0, comm);
-    if (xchg_context_get(comm, &ctx) != MPI_SUCCESS) {
+    if (XCHG_Comm_get_topology(comm, &num_nodes, &is_virtual, &is_block) != MPI_SUCCESS) {
         if (rank == 0) printf("topology: unavailable: %s\n", XCHG_Last_error());
         free(hosts);
+        free(ranks);
         return;
     }
-    const xchg_topology *t = &ctx->topo;
     if (rank == 0) {
         const char *vn = getenv("XCHG_VIRTUAL_NODES"), *vp = getenv("XCHG_VIRTUAL_PLACEMENT");
         printf("topology of MPI_COMM_WORLD: P=%d ranks on %d %s node(s), placement %s\n",
-               t->size, t->num_nodes, t->is_virtual ? "virtual" : "real",
-               t->is_block ? "block (each node holds consecutive ranks)" : "not block (e.g. cyclic)");
-        if (t->is_virtual)
+               size, num_nodes, is_virtual ? "virtual" : "real",
+               is_block ? "block (each node holds consecutive ranks)" : "not block (e.g. cyclic)");
+        if (is_virtual)
             printf("  from XCHG_VIRTUAL_NODES=%s XCHG_VIRTUAL_PLACEMENT=%s\n", vn ? vn : "",
                    vp && *vp ? vp : "block (default)");
         else
             printf("  from MPI_COMM_TYPE_SHARED (set XCHG_VIRTUAL_NODES=N or =a,b,c to test "
                    "other layouts)\n");
-        for (int n = 0; n < t->num_nodes; n++) {
-            int first = xchg_rank_on_node(t, n, 0);
-            printf("  node %d (%d ranks%s%s):", n, t->node_size[n], t->is_virtual ? "" : ", ",
-                   t->is_virtual ? "" : hosts + (size_t)first * MPI_MAX_PROCESSOR_NAME);
-            for (int l = 0; l < t->node_size[n]; l++) {
-                if (l == 16 && t->node_size[n] > 18) {
-                    printf(" ... %d", xchg_rank_on_node(t, n, t->node_size[n] - 1));
+        for (int n = 0; n < num_nodes; n++) {
+            int node_size = 0;
+            XCHG_Comm_get_node(comm, n, size, ranks, &node_size);
+            printf("  node %d (%d ranks%s%s):", n, node_size, is_virtual ? "" : ", ",
+                   is_virtual ? "" : hosts + (size_t)ranks[0] * MPI_MAX_PROCESSOR_NAME);
+            for (int l = 0; l < node_size; l++) {
+                if (l == 16 && node_size > 18) {
+                    printf(" ... %d", ranks[node_size - 1]);
                     break;
                 }
-                printf(" %d", xchg_rank_on_node(t, n, l));
+                printf(" %d", ranks[l]);
             }
             printf("\n");
         }
     }
     free(hosts);
+    free(ranks);
 }
 
 /* What each collective would use now, at a few block sizes. */
@@ -162,10 +156,10 @@ static void print_selections(MPI_Comm comm)
     MPI_Comm_rank(comm, &rank);
     if (rank == 0) printf("\nselection now (per-comm choice > XCHG_<COLL> env > tuning file > cost model):\n");
     for (int c = 0; c < NUM_COLLS; c++) {
-        const char *name = xchg_coll_name(all_colls[c]);
+        const char *name = all_colls[c];
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             char buf[512];
-            int any_size = all_colls[c] == XCHG_NEIGHBOR_ALLTOALLV; /* alltoallv: mean block */
+            int any_size = strcmp(name, "neighbor_alltoallv") == 0; /* alltoallv: mean block */
             if (any_size && s > 0) break; /* size-independent */
             if (XCHG_Comm_get_algorithm(comm, name, 0, sizes[s], buf, sizeof buf) != MPI_SUCCESS)
                 snprintf(buf, sizeof buf, "error: %s", XCHG_Last_error());
@@ -176,65 +170,59 @@ static void print_selections(MPI_Comm comm)
     }
 }
 
-static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, int top);
-
-/* --select: the choice, what made it, and the model's ranking. */
-static int explain_selection(MPI_Comm comm, const char *collective, long long bytes, int top)
+/* The model's `top` cheapest candidates for the case. */
+static int print_ranking(XCHG_Case xcase, int top)
 {
-    char chosen[512];
-    xchg_context *ctx;
-    xchg_coll coll;
-    xchg_choice choice;
-    const char *source;
-    const xchg_platform *tuned_constants = NULL;
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    if (xchg_context_get(comm, &ctx) != MPI_SUCCESS || xchg_coll_from_name(collective, &coll) ||
-        xchg_select_explain(ctx, coll, bytes, &choice, &source) != MPI_SUCCESS) {
-        if (rank == 0) fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
-        return 1;
-    }
-    if (rank != 0) return 0;
-    xchg_choice_format(&choice, chosen, sizeof chosen);
-    xchg_tuning_platform(&tuned_constants); /* its errors were the selection's */
-    xchg_select_input in = xchg_select_input_of(ctx, coll, xchg_select_size_bucket(bytes));
-    printf("%s\n", chosen);
-    printf("# %s, P=%d on %d node(s) of %d..%d ranks, %lld B per block (the model sees %lld): "
-           "decided by %s%s\n", collective, in.comm_size, in.num_nodes, in.min_node_size,
-           in.max_node_size, bytes, (long long)in.bytes, source,
-           strcmp(source, "the cost model") ? ""
-           : tuned_constants ? ", the tuning file's platform constants"
-                             : ", built-in platform constants");
-    return print_ranking(ctx, &in, top);
-}
-
-/* The model's `top` cheapest candidates for `in` (ctx: where they must run). */
-static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, int top)
-{
-    if (in->bytes < 0 || top <= 0) return 0;
+    long long model_bytes;
     int count = 0;
-    const xchg_platform *plat;
-    if (xchg_select_platform(&plat) != MPI_SUCCESS) {
+    XCHG_Case_get_shape(xcase, NULL, NULL, NULL, NULL, &model_bytes);
+    if (model_bytes < 0 || top <= 0) return 0;
+    if (XCHG_Case_rank(xcase, &count) != MPI_SUCCESS) {
         fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
         return 1;
     }
-    xchg_model_rank(ctx, in, plat, NULL, 0, &count);
-    xchg_candidate *all = malloc((size_t)count * sizeof *all);
-    if (!all) return 1;
-    xchg_model_rank(ctx, in, plat, all, count, &count);
     printf("# the cost model's %d cheapest of %d candidates (us):\n", top < count ? top : count,
            count);
     printf("# %4s %10s %9s %9s %9s %9s  %s\n", "rank", "predicted", "latency", "overhead",
            "bandwidth", "copy", "candidate");
     for (int i = 0; i < count && i < top; i++) {
         char name[512];
-        xchg_choice_format(&all[i].choice, name, sizeof name);
-        const xchg_cost_terms *t = &all[i].terms;
-        printf("# %4d %10.2f %9.2f %9.2f %9.2f %9.2f  %s\n", i + 1, all[i].seconds * 1e6,
-               t->latency * 1e6, t->overhead * 1e6, t->bandwidth * 1e6, t->copy * 1e6, name);
+        double seconds, t[4];
+        XCHG_Case_get_candidate(xcase, i, name, sizeof name, &seconds, t);
+        printf("# %4d %10.2f %9.2f %9.2f %9.2f %9.2f  %s\n", i + 1, seconds * 1e6, t[0] * 1e6,
+               t[1] * 1e6, t[2] * 1e6, t[3] * 1e6, name);
     }
-    free(all);
     return 0;
+}
+
+/* --select: the choice, what made it, and the model's ranking. */
+static int explain_selection(MPI_Comm comm, const char *collective, long long bytes, int top)
+{
+    char chosen[512];
+    XCHG_Case xcase = NULL;
+    const char *source;
+    int rank, reason, tuned_constants = 0, P, nodes, min_node, max_node;
+    long long model_bytes;
+    MPI_Comm_rank(comm, &rank);
+    if (XCHG_Comm_case_create(comm, collective, bytes, &xcase) != MPI_SUCCESS ||
+        XCHG_Case_select(xcase, chosen, sizeof chosen, &reason, &source) != MPI_SUCCESS) {
+        if (rank == 0) fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
+        XCHG_Case_free(&xcase);
+        return 1;
+    }
+    if (rank != 0) return XCHG_Case_free(&xcase);
+    XCHG_Model_get_constants_source(&tuned_constants); /* its errors were the selection's */
+    XCHG_Case_get_shape(xcase, &P, &nodes, &min_node, &max_node, &model_bytes);
+    printf("%s\n", chosen);
+    printf("# %s, P=%d on %d node(s) of %d..%d ranks, %lld B per block (the model sees %lld): "
+           "decided by %s%s\n", collective, P, nodes, min_node, max_node, bytes, model_bytes,
+           source,
+           reason != XCHG_REASON_MODEL ? ""
+           : tuned_constants ? ", the tuning file's platform constants"
+                             : ", built-in platform constants");
+    int rc = print_ranking(xcase, top);
+    XCHG_Case_free(&xcase);
+    return rc;
 }
 
 /* --select with --ranks P --ppn Q: the choice for a machine of ceil(P/Q)
@@ -244,8 +232,8 @@ static int print_ranking(const xchg_context *ctx, const xchg_select_input *in, i
 static int explain_model(const char *collective, long long bytes, int ranks, int ppn, int peers,
                          const char *pattern, int top, char **predict, int npredict)
 {
-    xchg_coll coll;
     long long nbr[5];
+    int count;
     int is_nbr = collective && strcmp(collective, "neighbor_alltoallv") == 0;
     if (is_nbr && (!pattern || sscanf(pattern, "%lld,%lld,%lld,%lld,%lld", &nbr[0], &nbr[1],
                                       &nbr[2], &nbr[3], &nbr[4]) != 5)) {
@@ -253,57 +241,45 @@ static int explain_model(const char *collective, long long bytes, int ranks, int
         return 2;
     }
     if (is_nbr) bytes = 0; /* from the pattern, below */
-    if (ranks < 1 || ppn < 1 || bytes < 0 || xchg_coll_from_name(collective, &coll)) {
+    if (ranks < 1 || ppn < 1 || bytes < 0 || XCHG_Algorithm_count(collective, &count)) {
         fprintf(stderr, "xchg-info: --ranks, --ppn and --bytes must be positive, --select "
                         "a collective\n");
         return 2;
     }
-    xchg_context model_ctx = {.size = ranks}; /* what applicability looks at */
-    xchg_select_input in = {.coll = coll, .comm_size = ranks,
-                            .num_nodes = (ranks + ppn - 1) / ppn,
-                            .min_node_size = ranks % ppn ? ranks % ppn : ppn,
-                            .max_node_size = ranks < ppn ? ranks : ppn,
-                            .bytes = xchg_select_size_bucket(bytes),
-                            .max_block_bytes = xchg_select_size_bucket(
-                                max_block > bytes ? max_block : bytes),
-                            .max_peers = peers > 0 && peers < ranks ? peers : ranks - 1};
-    if (is_nbr) {
-        in.nbr = (xchg_neighbor_input){nbr[0], nbr[1], nbr[2], nbr[3], nbr[4]};
-        xchg_neighbor_input_summarize(&in);
-        bytes = in.bytes;
-    }
-    xchg_choice best;
-    const xchg_platform *plat;
-    if (xchg_select_platform(&plat) != MPI_SUCCESS ||
-        xchg_model_choose(&model_ctx, &in, plat, &best) != MPI_SUCCESS) {
-        fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
-        return 1;
-    }
+    XCHG_Case xcase;
     char name[512];
-    xchg_choice_format(&best, name, sizeof name);
-    const char *rule = NULL;
-    if (xchg_tuning_lookup(&in, &rule) != MPI_SUCCESS) {
+    int reason, nodes, max_node;
+    long long model_bytes;
+    if (XCHG_Case_create(collective, ranks, ppn, bytes, &xcase) != MPI_SUCCESS) {
         fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
         return 1;
     }
-    printf("%s\n# %s, P=%d on %d node(s) of %d ranks, %lld B per block (the model sees %lld): "
-           "%s\n", rule ? rule : name, collective, ranks, in.num_nodes, in.max_node_size, bytes,
-           (long long)in.bytes, rule ? "decided by a rule of the tuning file" : "the cost model");
-    for (int i = 0; i < npredict; i++) { /* --predict SEL: one line "predict SEL us" */
-        xchg_choice choice;
-        if (xchg_choice_parse(coll, predict[i], &choice) != MPI_SUCCESS ||
-            xchg_choice_fit(&model_ctx, &choice) != MPI_SUCCESS) {
-            printf("predict %s error %s\n", predict[i], XCHG_Last_error());
-            continue;
-        }
-        xchg_cost_case c = xchg_cost_case_of(&in);
-        printf("predict %s %s\n", predict[i],
-               choice.algo->cost ? (snprintf(name, sizeof name, "%.3f",
-                                             choice.algo->cost(&c, &choice, plat) * 1e6),
-                                    name)
-                                 : "unmodelled");
+    if (is_nbr) XCHG_Case_set_neighbor_pattern(xcase, nbr[0], nbr[1], nbr[2], nbr[3], nbr[4]);
+    else XCHG_Case_set_peers(xcase, peers);
+    if (!is_nbr && max_block >= 0) XCHG_Case_set_max_block(xcase, max_block);
+    if (XCHG_Case_select(xcase, name, sizeof name, &reason, NULL) != MPI_SUCCESS) {
+        fprintf(stderr, "xchg-info: %s\n", XCHG_Last_error());
+        XCHG_Case_free(&xcase);
+        return 1;
     }
-    return print_ranking(&model_ctx, &in, top);
+    XCHG_Case_get_shape(xcase, NULL, &nodes, NULL, &max_node, &model_bytes);
+    if (is_nbr) bytes = model_bytes;
+    printf("%s\n# %s, P=%d on %d node(s) of %d ranks, %lld B per block (the model sees %lld): "
+           "%s\n", name, collective, ranks, nodes, max_node, bytes, model_bytes,
+           reason == XCHG_REASON_TUNING_RULE ? "decided by a rule of the tuning file"
+                                             : "the cost model");
+    for (int i = 0; i < npredict; i++) { /* --predict SEL: one line "predict SEL us" */
+        double seconds;
+        if (XCHG_Case_predict(xcase, predict[i], &seconds) != MPI_SUCCESS)
+            printf("predict %s error %s\n", predict[i], XCHG_Last_error());
+        else if (seconds < 0)
+            printf("predict %s unmodelled\n", predict[i]);
+        else
+            printf("predict %s %.3f\n", predict[i], seconds * 1e6);
+    }
+    int rc = print_ranking(xcase, top);
+    XCHG_Case_free(&xcase);
+    return rc;
 }
 
 static void usage(FILE *out)

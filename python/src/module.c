@@ -1,22 +1,19 @@
 /*
- * Module xchg._xchg: errors, argument conversion, algorithm selection and
- * the registry listing. The collectives are in collectives.c, the request
- * type in request.c.
+ * Module xchg._xchg: errors, argument conversion and algorithm selection.
+ * The collectives are in collectives.c, the request type in request.c, the
+ * registry, the model and the topology (introspection) in introspection.c.
  */
 #include "pyxchg.h"
 
-#include <mpi4py/mpi4py.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/registry.h"
 #include "xchg.h"
 
 static PyObject *error_class; /* xchg.Error, set by the Python side */
 
 void pyx_clear_error(void)
 {
-    xchg_error(MPI_SUCCESS, "%s", "");
+    XCHG_Clear_error();
 }
 
 PyObject *pyx_raise(const char *fn, int rc)
@@ -59,14 +56,53 @@ void pyx_errguard_exit(pyx_errguard *g)
     MPI_Errhandler_free(&g->saved);
 }
 
-static MPI_Comm *get_comm(PyObject *obj)
+/* mpi4py's C API, imported from mpi4py.MPI.__pyx_capi__ (the capsules its
+ * header mpi4py/mpi4py.h imports, in every mpi4py since 3.0): only the three
+ * functions used here, so building needs no mpi4py and any mpi4py of the
+ * same MPI works at run time. */
+static MPI_Comm *(*mpi4py_comm_get)(PyObject *);
+static MPI_Datatype *(*mpi4py_datatype_get)(PyObject *);
+static MPI_Info *(*mpi4py_info_get)(PyObject *);
+
+typedef union {
+    void *object;
+    void (*function)(void);
+} capi_pointer;
+
+static int import_function(PyObject *capi, const char *name, void (**fn)(void))
 {
-    return PyMPIComm_Get(obj); /* NULL with TypeError when not a Comm */
+    PyObject *capsule = PyDict_Check(capi) ? PyDict_GetItemString(capi, name) : NULL;
+    if (!capsule || !PyCapsule_CheckExact(capsule)) {
+        PyErr_Format(PyExc_ImportError, "mpi4py.MPI does not export the C function %s", name);
+        return -1;
+    }
+    capi_pointer p = {.object = PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule))};
+    *fn = p.function;
+    return p.object ? 0 : -1;
+}
+
+static int import_mpi4py(void)
+{
+    PyObject *module = PyImport_ImportModule("mpi4py.MPI");
+    if (!module) return -1;
+    PyObject *capi = PyObject_GetAttrString(module, "__pyx_capi__");
+    Py_DECREF(module);
+    if (!capi) return -1;
+    int rc = import_function(capi, "PyMPIComm_Get", (void (**)(void)) & mpi4py_comm_get) ||
+             import_function(capi, "PyMPIDatatype_Get", (void (**)(void)) & mpi4py_datatype_get) ||
+             import_function(capi, "PyMPIInfo_Get", (void (**)(void)) & mpi4py_info_get);
+    Py_DECREF(capi);
+    return rc ? -1 : 0;
+}
+
+MPI_Comm *pyx_get_comm(PyObject *obj)
+{
+    return mpi4py_comm_get(obj); /* NULL with TypeError when not a Comm */
 }
 
 int pyx_comm_alive(PyObject *comm_obj)
 {
-    MPI_Comm *comm = PyMPIComm_Get(comm_obj);
+    MPI_Comm *comm = mpi4py_comm_get(comm_obj);
     if (!comm) {
         PyErr_Clear();
         return 0;
@@ -76,7 +112,7 @@ int pyx_comm_alive(PyObject *comm_obj)
 
 MPI_Info *pyx_get_info(PyObject *obj)
 {
-    return PyMPIInfo_Get(obj);
+    return mpi4py_info_get(obj);
 }
 
 /* Hold a buffer: None gives an empty view (held = 0). */
@@ -115,9 +151,9 @@ int pyx_args_parse(PyObject *args, pyx_args *a)
     if (!PyArg_ParseTuple(args, "OOOOOOOOO", &comm, &sbuf, &scounts, &sdispls, &stype, &rbuf,
                           &rcounts, &rdispls, &rtype))
         return -1;
-    MPI_Comm *c = get_comm(comm);
+    MPI_Comm *c = pyx_get_comm(comm);
     if (!c) return -1;
-    MPI_Datatype *rt = PyMPIDatatype_Get(rtype);
+    MPI_Datatype *rt = mpi4py_datatype_get(rtype);
     if (!rt) return -1;
     a->comm = *c;
     a->comm_obj = comm;
@@ -125,7 +161,7 @@ int pyx_args_parse(PyObject *args, pyx_args *a)
     a->rtype_obj = rtype;
     a->in_place = sbuf == Py_None;
     if (!a->in_place) {
-        MPI_Datatype *st = PyMPIDatatype_Get(stype);
+        MPI_Datatype *st = mpi4py_datatype_get(stype);
         if (!st) return -1;
         a->stype = *st;
         a->stype_obj = stype;
@@ -162,7 +198,7 @@ static PyObject *set_algorithm(PyObject *self, PyObject *args)
     PyObject *comm_obj;
     const char *coll, *selection;
     if (!PyArg_ParseTuple(args, "Osz", &comm_obj, &coll, &selection)) return NULL;
-    MPI_Comm *comm = get_comm(comm_obj);
+    MPI_Comm *comm = pyx_get_comm(comm_obj);
     if (!comm) return NULL;
     pyx_errguard g;
     pyx_clear_error();
@@ -182,7 +218,7 @@ static PyObject *get_algorithm(PyObject *self, PyObject *args)
     long long bytes;
     char buf[512];
     if (!PyArg_ParseTuple(args, "OspL", &comm_obj, &coll, &last_used, &bytes)) return NULL;
-    MPI_Comm *comm = get_comm(comm_obj);
+    MPI_Comm *comm = pyx_get_comm(comm_obj);
     if (!comm) return NULL;
     pyx_errguard g;
     pyx_clear_error();
@@ -194,63 +230,14 @@ static PyObject *get_algorithm(PyObject *self, PyObject *args)
     return PyUnicode_FromString(buf);
 }
 
-/* One parameter: {"name", "default", "choices" or "range", "help"}. */
-static PyObject *param_dict(const xchg_algorithm *algo, int i)
-{
-    char text[512];
-    xchg_algorithm fake = *algo; /* describe this one parameter alone */
-    fake.params[0] = algo->params[i];
-    fake.num_params = 1;
-    xchg_algorithm_describe_params(&fake, text, sizeof text);
-    const xchg_param_desc *p = &algo->params[i];
-    return Py_BuildValue("{s:s,s:s,s:s}", "name", p->name, "description", text, "help",
-                         p->help ? p->help : "");
-}
-
-/* algorithms(collective) -> list of {"name", "summary", "reference",
- * "params": [...], "params_text"}. */
-static PyObject *algorithms(PyObject *self, PyObject *args)
-{
-    (void)self;
-    const char *coll_name;
-    if (!PyArg_ParseTuple(args, "s", &coll_name)) return NULL;
-    int count = 0;
-    pyx_clear_error();
-    int rc = XCHG_Algorithm_count(coll_name, &count);
-    if (rc != MPI_SUCCESS) return pyx_raise("algorithms", rc);
-    PyObject *list = PyList_New(0);
-    for (int i = 0; list && i < count; i++) {
-        char name[XCHG_MAX_NAME], params[1024];
-        rc = XCHG_Algorithm_describe(coll_name, i, name, sizeof name, params, sizeof params);
-        if (rc != MPI_SUCCESS) {
-            Py_DECREF(list);
-            return pyx_raise("algorithms", rc);
-        }
-        xchg_coll coll;
-        xchg_coll_from_name(coll_name, &coll);
-        const xchg_algorithm *algo = xchg_registry_get(coll, i);
-        PyObject *plist = PyList_New(0);
-        for (int k = 0; plist && k < algo->num_params; k++) {
-            PyObject *d = param_dict(algo, k);
-            if (!d || PyList_Append(plist, d) < 0) Py_CLEAR(plist);
-            Py_XDECREF(d);
-        }
-        PyObject *entry = plist ? Py_BuildValue(
-            "{s:s,s:s,s:s,s:N,s:s}", "name", name, "summary",
-            algo->summary ? algo->summary : "", "reference",
-            algo->reference ? algo->reference : "", "params", plist, "params_text", params)
-                                : NULL;
-        if (!entry || PyList_Append(list, entry) < 0) Py_CLEAR(list);
-        Py_XDECREF(entry);
-    }
-    return list;
-}
-
 static PyMethodDef methods[] = {
     {"set_error_class", set_error_class, METH_O, "Set the exception class of xchg errors."},
     {"set_algorithm", set_algorithm, METH_VARARGS, "XCHG_Comm_set_algorithm."},
     {"get_algorithm", get_algorithm, METH_VARARGS, "XCHG_Comm_get_algorithm."},
-    {"algorithms", algorithms, METH_VARARGS, "The registry of one collective."},
+    {"algorithms", pyx_algorithms, METH_VARARGS, "The registry of one collective."},
+    {"select_case", pyx_select_case, METH_VARARGS, "Selection and the model for a case."},
+    {"topology", pyx_topology, METH_VARARGS, "The communicator's nodes as xchg sees them."},
+    {"check_algorithm", pyx_check_algorithm, METH_VARARGS, "XCHG_Comm_check_algorithm."},
     {"alltoallv", pyx_alltoallv, METH_VARARGS, "XCHG_Alltoallv."},
     {"alltoall", pyx_alltoall, METH_VARARGS, "XCHG_Alltoall."},
     {"allgather", pyx_allgather, METH_VARARGS, "XCHG_Allgather."},
@@ -281,5 +268,14 @@ PyMODINIT_FUNC PyInit__xchg(void)
     PyModule_AddIntConstant(m, "VERSION_MAJOR", XCHG_VERSION_MAJOR);
     PyModule_AddIntConstant(m, "VERSION_MINOR", XCHG_VERSION_MINOR);
     PyModule_AddIntConstant(m, "VERSION_PATCH", XCHG_VERSION_PATCH);
+    /* The MPI this module was compiled against, for xchg/__init__.py to
+     * check that mpi4py runs the same one. */
+#if defined(OMPI_MAJOR_VERSION)
+    PyModule_AddStringConstant(m, "MPI_FAMILY", "Open MPI");
+#elif defined(MPICH_VERSION) || defined(MPICH)
+    PyModule_AddStringConstant(m, "MPI_FAMILY", "MPICH");
+#else
+    PyModule_AddStringConstant(m, "MPI_FAMILY", "");
+#endif
     return m;
 }

@@ -51,9 +51,11 @@ void pyx_errguard_exit(pyx_errguard *g);
 int pyx_args_parse(PyObject *args, pyx_args *a);
 void pyx_args_release(pyx_args *a);
 
-/* The MPI_Info of an mpi4py Info object (NULL with TypeError). mpi4py's C
- * API is imported in module.c only, so its accessors are wrapped there. */
+/* The MPI_Info of an mpi4py Info object, the MPI_Comm of a Comm (NULL with
+ * TypeError). mpi4py's C API is imported in module.c only, so its
+ * accessors are wrapped there. */
 MPI_Info *pyx_get_info(PyObject *obj);
+MPI_Comm *pyx_get_comm(PyObject *obj);
 
 /* Whether an mpi4py communicator object still holds a communicator (its
  * Free() sets it to MPI_COMM_NULL). */
@@ -71,5 +73,12 @@ PyObject *pyx_allgatherv(PyObject *self, PyObject *args);
 PyObject *pyx_neighbor_alltoallv(PyObject *self, PyObject *args);
 PyObject *pyx_alltoallw(PyObject *self, PyObject *args);
 PyObject *pyx_init(PyObject *self, PyObject *args);
+
+/* Introspection (introspection.c): the registry, cases for the model and
+ * selection, a communicator's topology and applicability. */
+PyObject *pyx_algorithms(PyObject *self, PyObject *args);
+PyObject *pyx_select_case(PyObject *self, PyObject *args);
+PyObject *pyx_topology(PyObject *self, PyObject *args);
+PyObject *pyx_check_algorithm(PyObject *self, PyObject *args);
 
 #endif

@@ -19,11 +19,10 @@ import atexit
 import collections
 import csv
 import functools
-import importlib.machinery
-import importlib.util
 import json
 import os
 import subprocess
+import sys
 import tempfile
 
 import matplotlib
@@ -36,19 +35,8 @@ BASELINES = ("mpich:mpi", "ompi:mpi", "scattered:batch=32", "linear")
 GOAL_WITHIN, GOAL_SLOWER = 1.10, 1.05
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 INFO = os.path.join(ROOT, "build", "tools", "xchg-info")
-
-
-def load_tuner():
-    """tools/xchg-tune as a module: its copy of xchg-simbench's block sizes."""
-    path = os.path.join(ROOT, "tools", "xchg-tune")
-    loader = importlib.machinery.SourceFileLoader("xchg_tune", path)
-    spec = importlib.util.spec_from_loader("xchg_tune", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-TUNER = load_tuner()
+sys.path.insert(0, os.path.join(ROOT, "sim"))
+import simbench  # noqa: E402  xchg-simbench's block sizes (sim/simbench.py)
 
 
 @functools.lru_cache(maxsize=None)
@@ -79,9 +67,9 @@ def choice(auto, case):
     peers = p - 1
     block = size
     if coll == "alltoallv":
-        block = TUNER.simbench_agreed_bytes(dist, size, p)[0]
+        block = simbench.simbench_agreed_bytes(dist, size, p)[0]
         if dist == "sparse":
-            peers = max(sum(TUNER.simbench_block(dist, size, i, j) > 0 for j in range(p) if j != i)
+            peers = max(sum(simbench.simbench_block(dist, size, i, j) > 0 for j in range(p) if j != i)
                         for i in range(p))
     cmd = [INFO, "--select", coll, "--bytes", str(block), "--ranks", str(p), "--ppn", str(q),
            "--top", "0"] + (["--peers", str(peers)] if peers < p - 1 else [])
