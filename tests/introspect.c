@@ -49,7 +49,7 @@ static void check_registry(void)
 {
     int ncoll = 0;
     const char *name;
-    check(XCHG_Collective_count(&ncoll) == MPI_SUCCESS && ncoll == 4, "four collectives", NULL);
+    check(XCHG_Collective_count(&ncoll) == MPI_SUCCESS && ncoll == 6, "six collectives", NULL);
     check_error(XCHG_Collective_get_name(ncoll, &name), "collective past the end");
     check_error(XCHG_Algorithm_count("bogus", &ncoll), "unknown collective");
     for (int c = 0; c < ncoll; c++) {

@@ -40,6 +40,9 @@ failed=0
 # exported to every rank (Open MPI forwards only what -x names).
 one() {
     local name=$1 n=$2 prog=$3 mode=$4; shift 4
+    # Online selection may try `mpi` on host buffers, which the checks of
+    # "what ran" would take for the device route: off here.
+    set -- XCHG_ONLINE=0 "$@"
     local forward=() v out line
     if "$launcher" --version 2>&1 | grep -q "Open MPI"; then
         forward=(--oversubscribe)

@@ -288,7 +288,7 @@ program collectives
              ierr /= MPI_SUCCESS .and. cls == MPI_ERR_COUNT)
 
   if (rank == 0) then
-    write(*, '(a,i0,a,i0,a,i0,a,i0,a)') 'calls alltoall=', n_a2a, ' alltoallv=', n_a2av, &
+    write(*, '(a,i0,a,i0,a,i0,a,i0,a,i0,a)') 'calls alltoall=', n_a2a, ' alltoallv=', n_a2av, &
                                   ' allgather=', n_ag, ' alltoallw=', n_a2aw, &
                                   ' allgatherv=', n_agv, &
                                   ' (per rank; 1 erroneous alltoall)'
