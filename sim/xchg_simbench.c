@@ -82,7 +82,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/pingpong.h"
 #include "xchg.h"
 #ifdef XCHG_SIMGRID_ROUTES
 #include <simgrid/host.h>
@@ -180,7 +179,7 @@ static double skew_delay(double mif, int skew_dist, double message_us, uint64_t 
 static double measure_message_us(int64_t s)
 {
     double seconds;
-    if (xchg_message_time(MPI_COMM_WORLD, s, 20, &seconds) != MPI_SUCCESS) {
+    if (XCHG_Comm_message_time(MPI_COMM_WORLD, s, 20, &seconds) != MPI_SUCCESS) {
         fprintf(stderr, "xchg-simbench: T(S): %s\n", XCHG_Last_error());
         MPI_Abort(MPI_COMM_WORLD, 1);
     }

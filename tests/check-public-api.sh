@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The tools and the Python extension use only the public API: every quoted
-# #include in tools/ and python/src/ names xchg.h or a header of its own
+# #include in tools/, python/src/ and sim/ names xchg.h or a header of its own
 # directory, never a private header of the library (src/core/...,
 # src/select/...). One case per file.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 passed=0 failed=0
-for file in tools/*.c tools/*.h python/src/*.c python/src/*.h; do
+for file in tools/*.c tools/*.h python/src/*.c python/src/*.h sim/*.c; do
     dir=$(dirname "$file")
     bad=0
     while read -r header; do
