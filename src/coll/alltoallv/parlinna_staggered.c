@@ -42,6 +42,14 @@ static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
     size_t reqs_bytes = (size_t)batch * per_step * sizeof(MPI_Request);
     MPI_Request *reqs = NULL;
     parlinna_staged st = {0};
+    /* alltoallw (a datatype per peer): blocks from other nodes arrive packed
+     * in `staged` and are unpacked with their own types after each batch
+     * (MPICH 4.0 garbled packed bytes received straight into some per-peer
+     * derived types: harness, P = 3 on nodes of 1 and 2). */
+    const int per_peer = a->recv.types != NULL;
+    int64_t *staged_at = NULL;
+    char *staged = NULL;
+    size_t staged_bytes = 0, staged_at_bytes = 0;
 
     XCHG_CHECK(xchg_parlinna_intra(ctx, a, ps, &st));
     xchg_phase_end(ctx, "intra-node");
@@ -51,6 +59,23 @@ static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
         rc = xchg_error(MPI_ERR_NO_MEM, "parlinna_staggered: out of memory");
         goto fail;
     }
+    if (per_peer) {
+        staged_at_bytes = (size_t)a->size * sizeof(int64_t);
+        staged_at = xchg_scratch_alloc(ctx, staged_at_bytes);
+        if (!staged_at) {
+            rc = xchg_error(MPI_ERR_NO_MEM, "parlinna_staggered: out of memory");
+            goto fail;
+        }
+        for (int p = 0; p < a->size; p++) {
+            staged_at[p] = (int64_t)staged_bytes;
+            staged_bytes += (size_t)a->recv.bytes[p];
+        }
+        staged = staged_bytes ? xchg_scratch_alloc(ctx, staged_bytes) : NULL;
+        if (staged_bytes && !staged) {
+            rc = xchg_error(MPI_ERR_NO_MEM, "parlinna_staggered: out of memory");
+            goto fail;
+        }
+    }
     for (int64_t first = 0; first < steps; first += batch) {
         int64_t last = first + batch < steps ? first + batch : steps;
         for (int64_t step = first; step < last; step++) {
@@ -59,9 +84,12 @@ static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
             int source = xchg_rank_on_node(tp, m, i);
             if (a->recv.bytes[source] == 0) continue;
             int server = xchg_rank_on_node(tp, m, parlinna_server_local(l, tp->node_size[m]));
-            XCHG_CHECK(MPI_Irecv(xchg_side_block_ptr(&a->recv, source), a->recv.counts[source],
-                                 xchg_side_type(&a->recv, source)->type, server, i, a->comm,
-                                 &reqs[nreq++]));
+            if (per_peer)
+                XCHG_CHECK(MPI_Irecv(staged + staged_at[source], (int)a->recv.bytes[source],
+                                     MPI_PACKED, server, i, a->comm, &reqs[nreq++]));
+            else
+                XCHG_CHECK(MPI_Irecv(xchg_side_block_ptr(&a->recv, source), a->recv.counts[source],
+                                     a->recv.type.type, server, i, a->comm, &reqs[nreq++]));
         }
         for (int64_t step = first; step < last; step++) {
             int s = 1 + (int)(step / qmax), i = (int)(step % qmax), m = (n + s) % N;
@@ -76,11 +104,20 @@ static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
         }
         XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
+        for (int64_t step = first; per_peer && step < last; step++) {
+            int s = 1 + (int)(step / qmax), i = (int)(step % qmax), m = (n - s + N) % N;
+            if (i >= tp->node_size[m]) continue;
+            int source = xchg_rank_on_node(tp, m, i);
+            if (a->recv.bytes[source] > 0)
+                XCHG_CHECK(xchg_unpack_block(&a->recv, source, staged + staged_at[source]));
+        }
     }
     xchg_phase_end(ctx, "inter-node");
 fail:
     if (nreq) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     xchg_scratch_free(ctx, reqs, reqs_bytes);
+    xchg_scratch_free(ctx, staged, staged_bytes);
+    xchg_scratch_free(ctx, staged_at, staged_at_bytes);
     xchg_parlinna_staged_free(ctx, &st);
     return rc;
 }
