@@ -263,6 +263,27 @@ typedef struct XCHG_Neighbor_stats {
 int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats);
 
 /* Start an inactive request (MPI_ERR_REQUEST if it is active or NULL). */
+/*
+ * Nonblocking collectives (MPI-3's MPI_Ialltoall etc.): the same selection as
+ * the blocking call; the request completes in XCHG_Wait / XCHG_Test, which
+ * free it and set it to XCHG_REQUEST_NULL.
+ */
+int XCHG_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, XCHG_Request *request);
+int XCHG_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    XCHG_Request *request);
+int XCHG_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    XCHG_Request *request);
+int XCHG_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, XCHG_Request *request);
+int XCHG_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, MPI_Comm comm, XCHG_Request *request);
+
 int XCHG_Start(XCHG_Request *request);
 int XCHG_Startall(int count, XCHG_Request requests[]);
 

@@ -32,8 +32,8 @@ struct xchg_request {
     int result;          /* error code of the last start */
     MPI_Request *reqs;   /* algorithms with a post function: the messages */
     int nreqs;           /* in flight (2P slots) */
-    int once;            /* a nonblocking call: freed by its completion, and
-                            its plan is a cached one, released, not freed */
+    int once;            /* a nonblocking call: freed by its completion */
+    int borrowed;        /* its plan is a cached one, released, not freed */
 };
 
 /* The selection for a persistent call: the info key "xchg_algorithm" first,
@@ -69,7 +69,7 @@ fail:
 static void request_destroy(struct xchg_request *req)
 {
     free(req->reqs);
-    if (req->once) xchg_plan_release(req->plan);
+    if (req->borrowed) xchg_plan_release(req->plan);
     else xchg_plan_free(req->plan);
     xchg_args_free(&req->args);
     free(req);
@@ -114,12 +114,22 @@ int xchg_request_start_once(MPI_Comm user_comm, xchg_args *args, xchg_plan *plan
     req->args = *args;
     req->plan = plan;
     req->once = 1;
+    req->borrowed = 1;
     XCHG_CHECK(alloc_slots(req, plan->ctx));
     *request = req;
     return XCHG_Start(request);
 fail:
     request_destroy(req);
     return rc;
+}
+
+int xchg_request_start_nonblocking(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args,
+                                   XCHG_Request *request)
+{
+    int rc = xchg_request_create(user_comm, ctx, args, MPI_INFO_NULL, request);
+    if (rc != MPI_SUCCESS) return rc;
+    (*request)->once = 1;
+    return XCHG_Start(request);
 }
 
 int XCHG_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],

@@ -21,6 +21,12 @@ int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, 
 int xchg_request_start_once(MPI_Comm user_comm, xchg_args *args, struct xchg_plan *plan,
                             XCHG_Request *request);
 
+/* A nonblocking call of a dense collective: a request of its own (as
+ * xchg_request_create, without info), started once and freed by the
+ * XCHG_Wait or XCHG_Test that completes it. Takes ownership of *args. */
+int xchg_request_start_nonblocking(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args,
+                                   XCHG_Request *request);
+
 /* The plan and fixed arguments of a persistent request (NULL for a NULL
  * request); for XCHG_Neighbor_stats_get. */
 const xchg_plan *xchg_request_plan(XCHG_Request request, const xchg_args **args);
