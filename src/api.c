@@ -1,14 +1,15 @@
 /*
- * The public entry points: find the communicator's context, normalize and
+ * The blocking entry points: find the communicator's context, normalize and
  * validate the arguments (locally, before any message, so a detected error
- * writes nothing), check for device buffers (device.h), select the algorithm,
- * run it, and report errors through the user's error handler. A call whose
+ * writes nothing), run the call (src/call.c: device check, selection, plan,
+ * run), and report errors through the user's error handler. A call whose
  * shape was last decided for `mpi` goes straight to the MPI library instead
  * (src/select/online_fast.c says when, and which checks it keeps).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "call.h"
 #include "core/args.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -16,23 +17,6 @@
 #include "select/online.h"
 #include "select/select.h"
 #include "xchg.h"
-
-/* Run a normalized call: the device check (device buffers go to `mpi` or
- * fail), select, find or build the plan, run it. Frees args. */
-static int run_collective(xchg_context *ctx, xchg_args *args)
-{
-    xchg_choice choice;
-    xchg_plan *plan;
-    int device;
-    int rc = xchg_device_route(ctx, args, &choice, &device);
-    if (rc == MPI_SUCCESS && !device) rc = xchg_select_call(ctx, args, 0, &choice);
-    if (rc == MPI_SUCCESS) rc = xchg_plan_get(ctx, &choice, &plan);
-    double start = xchg_online_start(ctx); /* online selection times this call */
-    if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, args);
-    if (rc == MPI_SUCCESS) rc = xchg_online_finish(ctx, args, &choice, start);
-    xchg_args_free(args);
-    return rc;
-}
 
 int XCHG_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
@@ -47,7 +31,7 @@ int XCHG_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoallv(&args, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                  recvcounts, rdispls, recvtype, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
     return xchg_raise(comm, rc);
 }
 
@@ -61,7 +45,7 @@ int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoallw(&args, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                  recvcounts, rdispls, recvtypes, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
     return xchg_raise(comm, rc);
 }
 
@@ -77,7 +61,7 @@ int XCHG_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
     return xchg_raise(comm, rc);
 }
 
@@ -93,7 +77,7 @@ int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     if (rc == MPI_SUCCESS)
         rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                  ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
     return xchg_raise(comm, rc);
 }
 
@@ -107,7 +91,7 @@ int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     if (rc == MPI_SUCCESS)
         rc = xchg_args_allgatherv(&args, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = run_collective(ctx, &args);
+    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
     return xchg_raise(comm, rc);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call.h"
 #include "core/args.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -160,11 +161,12 @@ fail:
 static int neighbor_args(MPI_Comm comm, const struct xchg_topo *topo, const void *sendbuf,
                          const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
                          void *recvbuf, const int *recvcounts, const int *rdispls,
-                         MPI_Datatype recvtype, xchg_context **ctx, xchg_args *args)
+                         MPI_Datatype recvtype, int nonblocking, xchg_context **ctx,
+                         xchg_args *args)
 {
     neighbor_lists lists = {0};
     int rc;
-    XCHG_CHECK(xchg_context_get(comm, ctx));
+    XCHG_CHECK(nonblocking ? xchg_context_get_nonblocking(comm, ctx) : xchg_context_get(comm, ctx));
     XCHG_CHECK(call_lists(comm, (*ctx)->size, topo, &lists));
     XCHG_CHECK(xchg_args_neighbor_alltoallv(args, lists.indegree, lists.sources,
                                             lists.outdegree, lists.destinations, sendbuf,
@@ -268,7 +270,7 @@ static int check_gindex(const xchg_args *a)
         XCHG_CHECK(MPI_Isend(mine + 2 * i, 2, MPI_INT64_T, a->destinations[i], 47, a->comm,
                              &reqs[nreq++]));
     }
-    XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
     nreq = 0;
     off = 0;
     for (int i = 0; i < in && bad < 0; i++) {
@@ -278,10 +280,10 @@ static int check_gindex(const xchg_args *a)
         off += a->recv.counts[i];
     }
 fail:
-    if (nreq > 0) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    if (nreq > 0) xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     {
         int local = rc != MPI_SUCCESS || bad >= 0;
-        if (MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, a->comm) != MPI_SUCCESS) any = 1;
+        if (xchg_allreduce(&local, &any, 1, MPI_INT, MPI_MAX, a->comm) != MPI_SUCCESS) any = 1;
     }
     if (rc == MPI_SUCCESS && bad >= 0)
         rc = xchg_error(MPI_ERR_ARG, "global indices disagree: the block received from "
@@ -305,7 +307,7 @@ static int init_request(XCHG_Topo topo, const void *sendbuf, const int sendcount
     int rc = request ? MPI_SUCCESS : xchg_error(MPI_ERR_ARG, "request is NULL");
     if (rc == MPI_SUCCESS)
         rc = neighbor_args(comm, topo, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, &ctx, &args);
+                           recvcounts, rdispls, recvtype, 0, &ctx, &args);
     if (rc != MPI_SUCCESS) return xchg_raise(comm, rc);
     if (with_indices) {
         rc = copy_gindex(&args, sendcounts, sdispls, sidx, recvcounts, rdispls, ridx);
@@ -384,7 +386,7 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
  * device buffers (device.h). Under automatic selection a plan that every
  * rank builds together (a pattern changed somewhere) is where the choice is
  * agreed again. */
-static int pattern_plan(xchg_context *ctx, xchg_args *args, xchg_plan **plan)
+int xchg_neighbor_pattern_plan(xchg_context *ctx, xchg_args *args, xchg_plan **plan)
 {
     xchg_choice choice;
     int automatic = 0, device;
@@ -402,14 +404,9 @@ int XCHG_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
 {
     xchg_context *ctx;
     xchg_args args;
-    xchg_plan *plan = NULL;
     int rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, &ctx, &args);
-    if (rc != MPI_SUCCESS) return xchg_raise(comm, rc);
-    rc = pattern_plan(ctx, &args, &plan);
-    if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, &args);
-    xchg_plan_release(plan);
-    xchg_args_free(&args);
+                           recvcounts, rdispls, recvtype, 0, &ctx, &args);
+    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
     return xchg_raise(comm, rc);
 }
 
@@ -420,16 +417,10 @@ int XCHG_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
 {
     xchg_context *ctx;
     xchg_args args;
-    xchg_plan *plan = NULL;
     if (!request) return xchg_raise(comm, xchg_error(MPI_ERR_ARG, "request is NULL"));
     *request = XCHG_REQUEST_NULL;
     int rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, &ctx, &args);
-    if (rc != MPI_SUCCESS) return xchg_raise(comm, rc);
-    rc = pattern_plan(ctx, &args, &plan);
-    if (rc != MPI_SUCCESS) {
-        xchg_args_free(&args);
-        return xchg_raise(comm, rc);
-    }
-    return xchg_raise(comm, xchg_request_start_once(comm, &args, plan, request));
+                           recvcounts, rdispls, recvtype, 1, &ctx, &args);
+    if (rc == MPI_SUCCESS) rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
+    return xchg_raise(comm, rc);
 }

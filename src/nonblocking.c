@@ -22,7 +22,7 @@ int XCHG_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     xchg_context *ctx;
     xchg_args args;
     int rc = request_arg(request);
-    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS) rc = xchg_context_get_nonblocking(comm, &ctx);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 ctx->comm, ctx->rank, ctx->size);
@@ -38,7 +38,7 @@ int XCHG_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
     xchg_context *ctx;
     xchg_args args;
     int rc = request_arg(request);
-    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS) rc = xchg_context_get_nonblocking(comm, &ctx);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoallv(&args, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                  recvcounts, rdispls, recvtype, ctx->comm, ctx->rank, ctx->size);
@@ -54,7 +54,7 @@ int XCHG_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     xchg_context *ctx;
     xchg_args args;
     int rc = request_arg(request);
-    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS) rc = xchg_context_get_nonblocking(comm, &ctx);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoallw(&args, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                  recvcounts, rdispls, recvtypes, ctx->comm, ctx->rank, ctx->size);
@@ -68,7 +68,7 @@ int XCHG_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     xchg_context *ctx;
     xchg_args args;
     int rc = request_arg(request);
-    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS) rc = xchg_context_get_nonblocking(comm, &ctx);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                  recvtype, ctx->comm, ctx->rank, ctx->size);
@@ -83,7 +83,7 @@ int XCHG_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     xchg_context *ctx;
     xchg_args args;
     int rc = request_arg(request);
-    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS) rc = xchg_context_get_nonblocking(comm, &ctx);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_allgatherv(&args, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                   displs, recvtype, ctx->comm, ctx->rank, ctx->size);

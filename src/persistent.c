@@ -1,16 +1,21 @@
 /*
- * Persistent collectives (include/xchg.h): XCHG_*_init builds a request that
- * owns the call's normalized arguments and a plan of its own (not cached),
- * built with those arguments fixed, so that an algorithm's init can do the
- * metadata work of every later start once.
- * Single-round algorithms (those with a post function: nonblocking, linear,
- * mpi) post their messages at XCHG_Start into the request's own array and
- * complete in XCHG_Test / XCHG_Wait: truly nonblocking. Every other
- * algorithm runs to completion in XCHG_Start, and XCHG_Test / XCHG_Wait
- * report its result.
+ * Requests: persistent and nonblocking collectives (include/xchg.h).
+ *
+ * XCHG_*_init builds a request that owns the call's normalized arguments
+ * and a plan of its own (not cached), built with those arguments fixed, so
+ * that an algorithm's init can do the metadata work of every later start
+ * once. Init may block (MPI-4.1 makes persistent collective initialization
+ * nonlocal); it first completes the communicator's outstanding tasks, so
+ * its own collective setup is ordered alike on every rank.
+ * XCHG_Start never waits for another rank. Single-round algorithms (those
+ * with a post function: nonblocking, linear, mpi) post their messages into
+ * the request's own array when no task of the communicator is outstanding;
+ * every other start is a task (core/task.h) that runs the plan and suspends
+ * at each wait. XCHG_Test / XCHG_Wait progress it (and every other task).
  * Device buffers (device.h) are decided at init: such a request runs `mpi`.
- * A nonblocking call (XCHG_Ineighbor_alltoallv) is a request started once:
- * it borrows a cached pattern plan and frees itself at completion.
+ * A nonblocking call (XCHG_Ialltoall, XCHG_Ineighbor_alltoallv, ...) is a
+ * request started once, freed by its completion: its task runs the whole
+ * call (src/call.c: context setup, selection, plan, run).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,20 +25,23 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/plan.h"
+#include "core/task.h"
+#include "call.h"
 #include "request.h"
 #include "select/select.h"
 #include "xchg.h"
 
 struct xchg_request {
     MPI_Comm user_comm;  /* errors are raised through its handler */
+    xchg_context *ctx;
     xchg_args args;      /* fixed at init */
-    xchg_plan *plan;     /* owned */
+    xchg_plan *plan;     /* owned (persistent); NULL: a nonblocking call */
+    xchg_task *task;     /* the start in flight, when it is a task */
     int active;          /* started, not yet completed by Wait or Test */
     int result;          /* error code of the last start */
     MPI_Request *reqs;   /* algorithms with a post function: the messages */
     int nreqs;           /* in flight (2P slots) */
     int once;            /* a nonblocking call: freed by its completion */
-    int borrowed;        /* its plan is a cached one, released, not freed */
 };
 
 /* The selection for a persistent call: the info key "xchg_algorithm" first,
@@ -68,9 +76,9 @@ fail:
 
 static void request_destroy(struct xchg_request *req)
 {
+    xchg_task_free(req->task); /* waits for it if it is still in flight */
     free(req->reqs);
-    if (req->borrowed) xchg_plan_release(req->plan);
-    else xchg_plan_free(req->plan);
+    xchg_plan_free(req->plan);
     xchg_args_free(&req->args);
     free(req);
 }
@@ -86,7 +94,9 @@ int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, 
         return xchg_error(MPI_ERR_NO_MEM, "out of memory for a persistent request");
     }
     req->user_comm = user_comm;
+    req->ctx = ctx;
     req->args = *args;
+    XCHG_CHECK(xchg_task_drain(ctx));
     XCHG_CHECK(xchg_device_route(ctx, &req->args, &choice, &device));
     if (!device) XCHG_CHECK(select_persistent(ctx, &req->args, info, &choice));
     XCHG_CHECK(xchg_plan_create(ctx, &choice, &req->args, &req->plan));
@@ -100,36 +110,33 @@ fail:
     return rc;
 }
 
-int xchg_request_start_once(MPI_Comm user_comm, xchg_args *args, xchg_plan *plan,
-                            XCHG_Request *request)
+/* The body of a nonblocking call's task. */
+static int nonblocking_body(void *arg)
 {
-    int rc;
-    struct xchg_request *req = calloc(1, sizeof *req);
-    if (!req) {
-        xchg_args_free(args);
-        xchg_plan_release(plan);
-        return xchg_error(MPI_ERR_NO_MEM, "out of memory for a request");
-    }
-    req->user_comm = user_comm;
-    req->args = *args;
-    req->plan = plan;
-    req->once = 1;
-    req->borrowed = 1;
-    XCHG_CHECK(alloc_slots(req, plan->ctx));
-    *request = req;
-    return XCHG_Start(request);
-fail:
-    request_destroy(req);
-    return rc;
+    struct xchg_request *req = arg;
+    return xchg_call_run(req->ctx, &req->args, 1);
 }
 
 int xchg_request_start_nonblocking(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args,
                                    XCHG_Request *request)
 {
-    int rc = xchg_request_create(user_comm, ctx, args, MPI_INFO_NULL, request);
-    if (rc != MPI_SUCCESS) return rc;
-    (*request)->once = 1;
-    return XCHG_Start(request);
+    int rc;
+    struct xchg_request *req = calloc(1, sizeof *req);
+    if (!req) {
+        xchg_args_free(args);
+        return xchg_error(MPI_ERR_NO_MEM, "out of memory for a request");
+    }
+    req->user_comm = user_comm;
+    req->ctx = ctx;
+    req->args = *args;
+    req->once = 1;
+    req->active = 1;
+    XCHG_CHECK(xchg_task_start(ctx, nonblocking_body, req, &req->task));
+    *request = req;
+    return MPI_SUCCESS;
+fail:
+    request_destroy(req);
+    return rc;
 }
 
 int XCHG_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -210,6 +217,21 @@ int XCHG_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
     return xchg_raise(comm, rc);
 }
 
+/* The body of a persistent start's task: the plan, suspending at its waits
+ * (single-round plans: their messages, posted behind earlier tasks). */
+static int persistent_body(void *arg)
+{
+    struct xchg_request *req = arg;
+    int count = 0, rc;
+    if (!req->reqs) return xchg_plan_execute(req->plan, &req->args);
+    rc = xchg_plan_post(req->plan, &req->args, req->reqs, &count);
+    if (count > 0) {
+        int waited = xchg_waitall(count, req->reqs, MPI_STATUSES_IGNORE);
+        if (rc == MPI_SUCCESS) rc = waited;
+    }
+    return rc;
+}
+
 int XCHG_Start(XCHG_Request *request)
 {
     struct xchg_request *req = request ? *request : NULL;
@@ -220,11 +242,12 @@ int XCHG_Start(XCHG_Request *request)
                                                       "(complete it with XCHG_Wait first)"));
     if (req->args.in_place) xchg_args_refresh_in_place(&req->args);
     req->nreqs = 0;
-    if (req->reqs)
+    req->result = MPI_SUCCESS;
+    req->active = 1;
+    if (req->reqs && req->ctx->task_head == NULL) /* single round, nothing ahead */
         req->result = xchg_plan_post(req->plan, &req->args, req->reqs, &req->nreqs);
     else
-        req->result = xchg_plan_execute(req->plan, &req->args);
-    req->active = 1;
+        req->result = xchg_task_start(req->ctx, persistent_body, req, &req->task);
     return MPI_SUCCESS; /* the exchange's own errors are reported at completion */
 }
 
@@ -258,11 +281,21 @@ static int complete(XCHG_Request *request, int wait, int *flag, MPI_Status *stat
         empty_status(status, MPI_SUCCESS);
         return MPI_SUCCESS;
     }
+    if (req->task) { /* a task: progress it (and every other) */
+        if (!wait && !xchg_task_test(req->task)) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+        int rc = xchg_task_free(req->task);
+        req->task = NULL;
+        if (req->result == MPI_SUCCESS) req->result = rc;
+    }
     if (req->nreqs > 0) { /* posted messages: complete them (all, also after an error) */
-        int rc = wait ? MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE)
+        xchg_progress();
+        int rc = wait ? xchg_waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE)
                       : MPI_Testall(req->nreqs, req->reqs, flag, MPI_STATUSES_IGNORE);
         if (rc != MPI_SUCCESS && !wait)
-            rc = MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
+            rc = xchg_waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
         if (rc == MPI_SUCCESS && !*flag) return MPI_SUCCESS; /* still in flight */
         if (req->result == MPI_SUCCESS) req->result = rc;
         *flag = 1;
@@ -296,7 +329,14 @@ int XCHG_Request_free(XCHG_Request *request)
     struct xchg_request *req = *request;
     MPI_Comm user_comm = req->user_comm;
     int rc = MPI_SUCCESS; /* a started request's messages complete first */
-    if (req->nreqs > 0) rc = MPI_Waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
+    if (req->task) {
+        rc = xchg_task_free(req->task);
+        req->task = NULL;
+    }
+    if (req->nreqs > 0) {
+        int waited = xchg_waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
+        if (rc == MPI_SUCCESS) rc = waited;
+    }
     request_destroy(req);
     *request = XCHG_REQUEST_NULL;
     return xchg_raise(user_comm, rc);

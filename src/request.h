@@ -14,16 +14,9 @@
 int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, MPI_Info info,
                         XCHG_Request *request);
 
-/* A nonblocking call: start `plan` (a cached pattern plan, borrowed with
- * xchg_plan_get_pattern and released when the request ends) on *args (owned,
- * freed on failure too). The XCHG_Wait or XCHG_Test that completes the
- * request frees it and sets it to XCHG_REQUEST_NULL, as MPI does. */
-int xchg_request_start_once(MPI_Comm user_comm, xchg_args *args, struct xchg_plan *plan,
-                            XCHG_Request *request);
-
-/* A nonblocking call of a dense collective: a request of its own (as
- * xchg_request_create, without info), started once and freed by the
- * XCHG_Wait or XCHG_Test that completes it. Takes ownership of *args. */
+/* A nonblocking call: a request whose task runs the whole call
+ * (xchg_call_run), freed by the XCHG_Wait or XCHG_Test that completes it.
+ * Never waits for another rank. Takes ownership of *args. */
 int xchg_request_start_nonblocking(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args,
                                    XCHG_Request *request);
 

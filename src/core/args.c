@@ -204,19 +204,22 @@ fail:
  * way both libraries answer: a send of one element to MPI_PROC_NULL, which
  * moves nothing and fails with MPI_ERR_TYPE for an uncommitted type (Open
  * MPI and MPICH check it before anything else). Predefined types are always
- * committed. `comm` returns errors (xchg's private duplicate).
+ * committed. The send goes on a communicator of this process alone that
+ * returns errors (xchg_self_comm).
  */
-static int check_committed(MPI_Datatype type, MPI_Comm comm, const char *what, int peer)
+static int check_committed(MPI_Datatype type, const char *what, int peer)
 {
     int rc, ints, addrs, types, combiner;
     char dummy[1];
     MPI_Request req = MPI_REQUEST_NULL;
     XCHG_CHECK(MPI_Type_get_envelope(type, &ints, &addrs, &types, &combiner));
     if (combiner == MPI_COMBINER_NAMED) return MPI_SUCCESS;
-    if (MPI_Isend(dummy, 1, type, MPI_PROC_NULL, 0, comm, &req) != MPI_SUCCESS)
+    MPI_Comm self;
+    XCHG_CHECK(xchg_self_comm(&self));
+    if (MPI_Isend(dummy, 1, type, MPI_PROC_NULL, 0, self, &req) != MPI_SUCCESS)
         return xchg_error(MPI_ERR_TYPE, "%s datatype for rank %d is not committed "
                           "(MPI_Type_commit)", what, peer);
-    XCHG_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    XCHG_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE)); /* to MPI_PROC_NULL: local */
 fail:
     return rc;
 }
@@ -225,7 +228,7 @@ fail:
  * `type` keeps only whether every non-empty block is contiguous. Derived
  * types of non-empty blocks must be committed (MPI_ERR_TYPE, not a crash). */
 static int describe_types(xchg_side *s, xchg_type_info *infos, const MPI_Datatype *types,
-                          const int *counts, int size, const char *what, MPI_Comm comm)
+                          const int *counts, int size, const char *what)
 {
     int rc = MPI_SUCCESS, contiguous = 1;
     for (int p = 0; p < size; p++) {
@@ -241,7 +244,7 @@ static int describe_types(xchg_side *s, xchg_type_info *infos, const MPI_Datatyp
         else /* MPI_DATATYPE_NULL for an empty block: described as bytes */
             XCHG_CHECK(xchg_type_describe(types[p] == MPI_DATATYPE_NULL ? MPI_BYTE : types[p],
                                           &infos[p]));
-        if (counts[p] > 0 && !checked) XCHG_CHECK(check_committed(types[p], comm, what, p));
+        if (counts[p] > 0 && !checked) XCHG_CHECK(check_committed(types[p], what, p));
         if (counts[p] > 0 && infos[p].size > 0 && !infos[p].contiguous) contiguous = 0;
     }
     memset(&s->type, 0, sizeof s->type);
@@ -273,7 +276,7 @@ int xchg_args_alltoallw(xchg_args *a, const void *sendbuf, const int *sendcounts
         arr[1].offsets[p] = rdispls[p]; /* bytes, as MPI_Alltoallw says */
     }
     XCHG_CHECK(describe_types(&a->recv, a->owned_types + size, recvtypes, recvcounts, size,
-                              "receive", comm));
+                              "receive"));
     XCHG_CHECK(side_check(&a->recv, size, "receive"));
     if (in_place) {
         XCHG_CHECK(resolve_in_place(a, &arr[0], 0));
@@ -284,8 +287,7 @@ int xchg_args_alltoallw(xchg_args *a, const void *sendbuf, const int *sendcounts
         arr[0].counts[p] = sendcounts[p];
         arr[0].offsets[p] = sdispls[p];
     }
-    XCHG_CHECK(describe_types(&a->send, a->owned_types, sendtypes, sendcounts, size, "send",
-                              comm));
+    XCHG_CHECK(describe_types(&a->send, a->owned_types, sendtypes, sendcounts, size, "send"));
     XCHG_CHECK(side_check(&a->send, size, "send"));
     return MPI_SUCCESS;
 fail:

@@ -25,6 +25,7 @@ static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static int context_keyval = MPI_KEYVAL_INVALID;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 static xchg_context *live_contexts;
+static MPI_Comm self_comm = MPI_COMM_NULL; /* xchg_self_comm */
 static atomic_int keyvals_ready; /* the keyvals exist: a call need not take the lock */
 
 static void unlink_live(xchg_context *ctx)
@@ -48,6 +49,10 @@ static void link_live(xchg_context *ctx)
 
 static void context_destroy(xchg_context *ctx)
 {
+    /* MPI lets a program free a communicator with calls still in flight;
+     * they complete first (progress, as MPI's own would). */
+    if (!ctx->is_inner) xchg_task_drain(ctx);
+    if (ctx->setup != MPI_REQUEST_NULL) MPI_Wait(&ctx->setup, MPI_STATUS_IGNORE);
     xchg_online_release(ctx); /* its decisions kept for XCHG_TUNING_OUT */
     xchg_plan_cache_clear(ctx); /* plans free the inner contexts they own */
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
@@ -77,6 +82,7 @@ static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
             unlink_live(ctx);
     }
     xchg_online_write_out(); /* XCHG_TUNING_OUT, from the contexts just freed */
+    if (self_comm != MPI_COMM_NULL) MPI_Comm_free(&self_comm);
     MPI_Comm_free_keyval(&context_keyval);
     MPI_Comm_free_keyval(&finalize_keyval);
     atomic_store_explicit(&keyvals_ready, 0, memory_order_release);
@@ -98,11 +104,29 @@ fail:
     return rc;
 }
 
-int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
+int xchg_self_comm(MPI_Comm *comm)
+{
+    int rc = MPI_SUCCESS;
+    pthread_mutex_lock(&shared_lock);
+    if (self_comm == MPI_COMM_NULL) {
+        XCHG_CHECK(MPI_Comm_dup(MPI_COMM_SELF, &self_comm));
+        XCHG_CHECK(MPI_Comm_set_errhandler(self_comm, MPI_ERRORS_RETURN));
+    }
+fail:
+    *comm = self_comm;
+    pthread_mutex_unlock(&shared_lock);
+    return rc;
+}
+
+/* The context of user_comm, or a new one whose private duplicate is being
+ * made (MPI_Comm_idup: nonblocking, so a nonblocking call may create it;
+ * xchg_context_ready finishes it). */
+static int find_or_create(MPI_Comm user_comm, xchg_context **out)
 {
     int rc, found = 0;
     xchg_context *ctx = NULL;
     if (user_comm == MPI_COMM_NULL) return xchg_error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
+    xchg_progress(); /* every xchg call advances the outstanding tasks */
     XCHG_CHECK(ensure_keyvals());
     XCHG_CHECK(MPI_Comm_get_attr(user_comm, context_keyval, &ctx, &found));
     if (found) {
@@ -116,11 +140,10 @@ int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
     if (!ctx) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
     ctx->user_comm = user_comm;
     ctx->comm = MPI_COMM_NULL;
-    XCHG_CHECK(MPI_Comm_dup(user_comm, &ctx->comm));
-    XCHG_CHECK(MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN));
-    XCHG_CHECK(MPI_Comm_rank(ctx->comm, &ctx->rank));
-    XCHG_CHECK(MPI_Comm_size(ctx->comm, &ctx->size));
-    XCHG_CHECK(xchg_topology_build(ctx->comm, 0, &ctx->topo));
+    ctx->setup = MPI_REQUEST_NULL;
+    XCHG_CHECK(MPI_Comm_rank(user_comm, &ctx->rank));
+    XCHG_CHECK(MPI_Comm_size(user_comm, &ctx->size));
+    XCHG_CHECK(MPI_Comm_idup(user_comm, &ctx->comm, &ctx->setup));
     link_live(ctx);
     rc = MPI_Comm_set_attr(user_comm, context_keyval, ctx);
     if (rc != MPI_SUCCESS) {
@@ -130,12 +153,37 @@ int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
     *out = ctx;
     return MPI_SUCCESS;
 fail:
-    if (ctx && !found) {
+    if (ctx) {
+        if (ctx->setup != MPI_REQUEST_NULL) MPI_Wait(&ctx->setup, MPI_STATUS_IGNORE);
         if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
-        xchg_topology_free(&ctx->topo);
         free(ctx);
     }
     return rc;
+}
+
+int xchg_context_ready(xchg_context *ctx)
+{
+    int rc = MPI_SUCCESS;
+    if (ctx->ready) return MPI_SUCCESS;
+    if (ctx->setup != MPI_REQUEST_NULL) XCHG_CHECK(xchg_wait(&ctx->setup, MPI_STATUS_IGNORE));
+    XCHG_CHECK(MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN));
+    XCHG_CHECK(xchg_topology_build(ctx->comm, 0, &ctx->topo));
+    ctx->ready = 1;
+fail:
+    return rc;
+}
+
+int xchg_context_get_nonblocking(MPI_Comm user_comm, xchg_context **out)
+{
+    return find_or_create(user_comm, out);
+}
+
+int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
+{
+    int rc = find_or_create(user_comm, out);
+    if (rc != MPI_SUCCESS || (*out)->ready) return rc;
+    xchg_task_drain(*out); /* a nonblocking first call may be finishing it */
+    return xchg_context_ready(*out);
 }
 
 /* A new communicator: split of ctx->comm by (color, key), with
@@ -169,6 +217,8 @@ int xchg_context_inner(xchg_context *ctx, int color, int key, xchg_context **out
     inner->user_comm = MPI_COMM_NULL;
     inner->comm = comm;
     inner->is_inner = 1;
+    inner->ready = 1;
+    inner->setup = MPI_REQUEST_NULL;
     XCHG_CHECK(MPI_Comm_rank(comm, &inner->rank));
     XCHG_CHECK(MPI_Comm_size(comm, &inner->size));
     XCHG_CHECK(xchg_topology_build(comm, 1, &inner->topo));

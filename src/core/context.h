@@ -21,6 +21,7 @@
 #include "plan.h"
 #include "registry.h"
 #include "topology.h"
+#include "wait.h" /* what algorithms wait through */
 #include "../select/inputs.h"
 
 #define XCHG_MAX_PHASES 8
@@ -85,6 +86,13 @@ typedef struct xchg_context {
                                      (init communicates), the same count everywhere */
 
     int is_inner;            /* an inner context (xchg_context_inner) */
+    int ready;               /* `comm` and `topo` usable (xchg_context_ready) */
+    MPI_Request setup;       /* the MPI_Comm_idup making `comm`, until ready */
+
+    /* Tasks (task.h): the communicator's outstanding tasks, oldest first;
+     * only the head runs. Guarded by the task runtime's lock. */
+    struct xchg_task *task_head, *task_tail;
+    int tasks_queued;
 
     xchg_phase_times phases;
 
@@ -94,8 +102,18 @@ typedef struct xchg_context {
     struct xchg_context *next_live; /* list of live contexts, for MPI_Finalize */
 } xchg_context;
 
-/* The context of `user_comm`, created on first use (collective on first use). */
+/* The context of `user_comm`, created on first use and ready (collective
+ * on first use). */
 int xchg_context_get(MPI_Comm user_comm, xchg_context **ctx);
+
+/* For a nonblocking call: the context, created on first use without
+ * waiting for other ranks (its duplicate comes from MPI_Comm_idup); the
+ * call's task makes it ready (xchg_context_ready) before anything else. */
+int xchg_context_get_nonblocking(MPI_Comm user_comm, xchg_context **ctx);
+
+/* Finish a context's creation: wait for its duplicate, learn the topology
+ * (inside a task, through nonblocking calls only). */
+int xchg_context_ready(xchg_context *ctx);
 
 /*
  * An inner context: the context of a sub-communicator split from ctx->comm

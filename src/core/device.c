@@ -296,7 +296,7 @@ int xchg_device_route(xchg_context *ctx, xchg_args *args, xchg_choice *choice, i
     all = checked == MPI_SUCCESS ? own : CHECK_FAILED;
     if (drv.mode == DEVICE_AGREE) { /* every rank, driver or not */
         int mine = all;
-        XCHG_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_BOR, ctx->comm));
+        XCHG_CHECK(xchg_allreduce(&mine, &all, 1, MPI_INT, MPI_BOR, ctx->comm));
         if (checked == MPI_SUCCESS && (all & CHECK_FAILED))
             return xchg_error(MPI_ERR_OTHER, "another rank could not tell whether its buffers "
                               "are device memory (XCHG_DEVICE=agree)");

@@ -32,4 +32,9 @@ int xchg_raise(MPI_Comm user_comm, int code);
 
 void *xchg_malloc(size_t nbytes);
 
+/* A communicator of this process alone with MPI_ERRORS_RETURN, for local
+ * checks that need one (created at first use, freed at MPI_Finalize; a
+ * context's own duplicate may still be in creation). */
+int xchg_self_comm(MPI_Comm *comm);
+
 #endif

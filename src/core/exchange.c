@@ -38,11 +38,11 @@ int xchg_exchange_steps(const xchg_args *a, int first_step, int nsteps, int inte
 {
     int rc, n = 0;
     XCHG_CHECK(xchg_post_steps(a, first_step, nsteps, interleave, tag, reqs, &n));
-    XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(n, reqs, MPI_STATUSES_IGNORE));
     return MPI_SUCCESS;
 fail:
     /* Requests already posted must not outlive their buffers' owner. */
-    MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    xchg_waitall(n, reqs, MPI_STATUSES_IGNORE);
     return rc;
 }
 
@@ -54,11 +54,11 @@ int xchg_run_posted(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan
     MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);
     if (!reqs) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
     XCHG_CHECK(post(ctx, a, plan, reqs, &n));
-    XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(n, reqs, MPI_STATUSES_IGNORE));
     xchg_scratch_free(ctx, reqs, nbytes);
     return MPI_SUCCESS;
 fail:
-    MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    xchg_waitall(n, reqs, MPI_STATUSES_IGNORE);
     xchg_scratch_free(ctx, reqs, nbytes);
     return rc;
 }
@@ -98,9 +98,12 @@ int xchg_sliding_window(xchg_context *ctx, const xchg_args *a, int window, int p
     for (;;) {
         int idx = MPI_UNDEFINED, done = 0;
         if (poll) {
-            while (!done) XCHG_CHECK(MPI_Testany(2 * window, reqs, &idx, &done, MPI_STATUS_IGNORE));
+            while (!done) {
+                XCHG_CHECK(MPI_Testany(2 * window, reqs, &idx, &done, MPI_STATUS_IGNORE));
+                if (!done) xchg_task_yield(); /* inside a task: let the caller go on */
+            }
         } else {
-            XCHG_CHECK(MPI_Waitany(2 * window, reqs, &idx, MPI_STATUS_IGNORE));
+            XCHG_CHECK(xchg_waitany(2 * window, reqs, &idx, MPI_STATUS_IGNORE));
         }
         if (idx == MPI_UNDEFINED) break; /* every slot is empty: all done */
         int sending = idx >= window;
@@ -110,7 +113,7 @@ int xchg_sliding_window(xchg_context *ctx, const xchg_args *a, int window, int p
     xchg_scratch_free(ctx, reqs, nbytes);
     return MPI_SUCCESS;
 fail:
-    MPI_Waitall(2 * window, reqs, MPI_STATUSES_IGNORE);
+    xchg_waitall(2 * window, reqs, MPI_STATUSES_IGNORE);
     xchg_scratch_free(ctx, reqs, nbytes);
     return rc;
 }

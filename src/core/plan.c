@@ -6,6 +6,7 @@
 
 #include "context.h"
 #include "error.h"
+#include "task.h"
 
 int xchg_plan_create(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
                      xchg_plan **out)
@@ -36,6 +37,22 @@ void xchg_plan_free(xchg_plan *plan)
     free(plan);
 }
 
+/* Inside a task a plan whose init blocks (registry.h: init_blocks) cannot be
+ * built: the collective's fallback, whose init never blocks (the MPI
+ * library's own collective; for the neighbourhood one, `standard`). Every
+ * rank decides alike: whether a plan is cached is the same everywhere. */
+static int fallback_choice(const xchg_context *ctx, const xchg_choice *choice, xchg_choice *out)
+{
+    int rc = xchg_choice_parse(choice->coll,
+                               choice->coll == XCHG_NEIGHBOR_ALLTOALLV ? "standard" : "mpi", out);
+    return rc == MPI_SUCCESS ? xchg_choice_fit(ctx, out) : rc;
+}
+
+static int must_fall_back(const xchg_choice *choice)
+{
+    return choice->algo->init_blocks && xchg_task_current() != NULL;
+}
+
 int xchg_plan_get(xchg_context *ctx, const xchg_choice *choice, xchg_plan **out)
 {
     for (int i = 0; i < ctx->num_plans; i++)
@@ -44,6 +61,11 @@ int xchg_plan_get(xchg_context *ctx, const xchg_choice *choice, xchg_plan **out)
             *out = ctx->plans[i];
             return MPI_SUCCESS;
         }
+    if (must_fall_back(choice)) {
+        xchg_choice fallback;
+        int rc = fallback_choice(ctx, choice, &fallback);
+        return rc == MPI_SUCCESS ? xchg_plan_get(ctx, &fallback, out) : rc;
+    }
     xchg_plan *plan;
     int rc = xchg_plan_create(ctx, choice, NULL, &plan);
     if (rc != MPI_SUCCESS) return rc;
@@ -129,21 +151,27 @@ static xchg_plan *pattern_use(xchg_context *ctx, int index)
     return plan;
 }
 
+/* The cached plan of `choice` for args' pattern, or -1. */
+static int pattern_find(const xchg_context *ctx, const xchg_choice *choice, const xchg_args *args)
+{
+    for (int i = 0; i < ctx->num_pattern_plans; i++)
+        if (xchg_choice_equal(&ctx->pattern_plans[i]->choice, choice) &&
+            same_pattern(ctx->pattern_plans[i]->pattern, args))
+            return i;
+    return -1;
+}
+
 int xchg_plan_get_pattern(xchg_context *ctx, xchg_choice *choice, const xchg_args *args,
                           xchg_pattern_chooser rechoose, xchg_plan **out)
 {
-    int rc = MPI_SUCCESS, found = -1;
-    for (int i = 0; i < ctx->num_pattern_plans && found < 0; i++)
-        if (xchg_choice_equal(&ctx->pattern_plans[i]->choice, choice) &&
-            same_pattern(ctx->pattern_plans[i]->pattern, args))
-            found = i;
+    int rc = MPI_SUCCESS, found = pattern_find(ctx, choice, args);
     if (choice->algo->init_is_local) { /* built alone, valid alone */
         if (found >= 0) *out = pattern_use(ctx, found);
         return found >= 0 ? MPI_SUCCESS : pattern_insert(ctx, choice, args, out);
     }
     int64_t build = found >= 0 ? (int64_t)ctx->pattern_plans[found]->build : 0;
     int64_t v[3] = {found < 0, build, -build}; /* a miss anywhere; max and -min build */
-    XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MAX, ctx->comm));
+    XCHG_CHECK(xchg_allreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MAX, ctx->comm));
     if (v[0] == 0 && v[1] == -v[2]) {
         *out = pattern_use(ctx, found);
         return MPI_SUCCESS;
@@ -151,6 +179,14 @@ int xchg_plan_get_pattern(xchg_context *ctx, xchg_choice *choice, const xchg_arg
     if (found >= 0) pattern_evict(ctx, found); /* another rank's pattern changed */
     unsigned long number = ++ctx->pattern_builds; /* counted on failure too: stays common */
     if (rechoose) XCHG_CHECK(rechoose(ctx, args, choice));
+    if (must_fall_back(choice)) { /* every rank missed: every rank falls back */
+        XCHG_CHECK(fallback_choice(ctx, choice, choice));
+        found = pattern_find(ctx, choice, args);
+        if (found >= 0) {
+            *out = pattern_use(ctx, found);
+            return MPI_SUCCESS;
+        }
+    }
     XCHG_CHECK(pattern_insert(ctx, choice, args, out));
     (*out)->build = number;
 fail:

@@ -54,9 +54,13 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Iallgather PMPI_Iallgather
 #define MPI_Iallgatherv PMPI_Iallgatherv
 #define MPI_Barrier PMPI_Barrier
+#define MPI_Iallreduce PMPI_Iallreduce
+#define MPI_Ibarrier PMPI_Ibarrier
 
 /* Communicators, attributes, error handlers */
 #define MPI_Comm_dup PMPI_Comm_dup
+#define MPI_Comm_idup PMPI_Comm_idup
+#define MPI_Get_processor_name PMPI_Get_processor_name
 #define MPI_Comm_split PMPI_Comm_split
 #define MPI_Comm_split_type PMPI_Comm_split_type
 #define MPI_Comm_free PMPI_Comm_free

@@ -13,10 +13,12 @@
  */
 #include "topology.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "wait.h"
 
 static int parse_sizes(const char *spec, int size, int **sizes_out, int *num_out)
 {
@@ -97,17 +99,56 @@ int xchg_virtual_layout(const char *spec, const char *placement, int size, int *
     return MPI_SUCCESS;
 }
 
-/* node_of_rank from MPI_COMM_TYPE_SHARED, nodes numbered by their lowest rank. */
-static int real_layout(MPI_Comm comm, int rank, int *node_of_rank)
+/* Inside a task (the first call on a communicator is a nonblocking one),
+ * where MPI_Comm_split_type would block: each rank's lowest rank with the
+ * same processor name (a 64-bit FNV-1a hash of MPI_Get_processor_name,
+ * gathered with a nonblocking allgather). Processor names and shared-memory
+ * domains agree on every MPI we know; XCHG_VIRTUAL_NODES overrides both. */
+static int lowest_by_name(MPI_Comm comm, int rank, int size, int *lowest_of_rank)
+{
+    int rc, len = 0;
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
+    uint64_t hash = 1469598103934665603ULL, *hashes = NULL;
+    XCHG_CHECK(MPI_Get_processor_name(name, &len));
+    for (int i = 0; i < len; i++) hash = (hash ^ (unsigned char)name[i]) * 1099511628211ULL;
+    XCHG_ALLOC(hashes, (size_t)size * sizeof *hashes);
+    XCHG_CHECK(xchg_allgather(&hash, 1, MPI_UINT64_T, hashes, 1, MPI_UINT64_T, comm));
+    for (int r = 0; r < size; r++) {
+        lowest_of_rank[r] = r;
+        for (int q = 0; q < r; q++)
+            if (hashes[q] == hashes[r]) {
+                lowest_of_rank[r] = q;
+                break;
+            }
+    }
+    (void)rank;
+fail:
+    free(hashes);
+    return rc;
+}
+
+/* Each rank's lowest rank in its MPI_COMM_TYPE_SHARED domain. */
+static int lowest_by_shared(MPI_Comm comm, int rank, int *lowest_of_rank)
 {
     MPI_Comm shared = MPI_COMM_NULL;
-    int rc, lowest = rank, size;
-    int *lowest_of_rank = NULL;
-    XCHG_CHECK(MPI_Comm_size(comm, &size));
+    int rc, lowest = rank;
     XCHG_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared));
     XCHG_CHECK(MPI_Allreduce(&rank, &lowest, 1, MPI_INT, MPI_MIN, shared));
-    XCHG_ALLOC(lowest_of_rank, (size_t)size * sizeof(int));
     XCHG_CHECK(MPI_Allgather(&lowest, 1, MPI_INT, lowest_of_rank, 1, MPI_INT, comm));
+fail:
+    if (shared != MPI_COMM_NULL) MPI_Comm_free(&shared);
+    return rc;
+}
+
+/* node_of_rank of the real machine, nodes numbered by their lowest rank. */
+static int real_layout(MPI_Comm comm, int rank, int *node_of_rank)
+{
+    int rc, size;
+    int *lowest_of_rank = NULL;
+    XCHG_CHECK(MPI_Comm_size(comm, &size));
+    XCHG_ALLOC(lowest_of_rank, (size_t)size * sizeof(int));
+    if (xchg_task_current()) XCHG_CHECK(lowest_by_name(comm, rank, size, lowest_of_rank));
+    else XCHG_CHECK(lowest_by_shared(comm, rank, lowest_of_rank));
     /* Node ids in order of each node's lowest rank. */
     int next = 0;
     for (int r = 0; r < size; r++) node_of_rank[r] = -1;
@@ -120,7 +161,6 @@ static int real_layout(MPI_Comm comm, int rank, int *node_of_rank)
     }
 fail:
     free(lowest_of_rank);
-    if (shared != MPI_COMM_NULL) MPI_Comm_free(&shared);
     return rc;
 }
 

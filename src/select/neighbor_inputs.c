@@ -1,7 +1,7 @@
 /*
  * The neighbourhood alltoallv's selection inputs (xchg_neighbor_input,
  * inputs.h): each rank counts its own pattern against the context's
- * topology, then one MPI_Allreduce(MAX) of five int64 makes them common.
+ * topology, then one xchg_allreduce(MAX) of five int64 makes them common.
  * Called where a choice depends on them and only there (select.c): a
  * persistent init, blocking and nonblocking calls on XCHG_AGREE's schedule,
  * and where every rank builds a pattern plan together (plan.h).
@@ -47,7 +47,7 @@ int xchg_neighbor_input_agree(xchg_context *ctx, const xchg_args *args, xchg_sel
     int64_t v[5] = {max64(s.remote_msgs, r.remote_msgs), max64(s.local_msgs, r.local_msgs),
                     max64(s.remote_bytes, r.remote_bytes), max64(s.local_bytes, r.local_bytes),
                     max64(s.remote_nodes, r.remote_nodes)};
-    int rc = MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_INT64_T, MPI_MAX, ctx->comm);
+    int rc = xchg_allreduce(MPI_IN_PLACE, v, 5, MPI_INT64_T, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on the neighbourhood pattern");
     in->nbr = (xchg_neighbor_input){.remote_msgs = v[0], .local_msgs = v[1],
                                     .remote_bytes = v[2], .local_bytes = v[3],

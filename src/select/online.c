@@ -22,9 +22,9 @@
  *              took 2-3x the next ones, and is not a sample). A call's time is the slowest rank's: each
  *              rank times the algorithm's run (plan building excluded) and
  *              the maximum is agreed, for alltoall and allgather by one
- *              MPI_Allreduce(MAX) of a double right after the call, for
+ *              xchg_allreduce(MAX) of a double right after the call, for
  *              alltoallv folded into the agreement its next call makes anyway
- *              (select.c's MPI_Allreduce(MAX) of int64, one more element: a
+ *              (select.c's xchg_allreduce(MAX) of int64, one more element: a
  *              pending time makes that call agree whatever XCHG_AGREE's
  *              schedule says). Then the winner is the smallest median; ties
  *              go to the earlier candidate (the model's order, `mpi` last);
@@ -418,7 +418,7 @@ static int measured(xchg_context *ctx, xchg_coll coll, double seconds)
         return MPI_SUCCESS;
     }
     double slowest;
-    int rc = MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, ctx->comm);
+    int rc = xchg_allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on a measured time");
     record(ctx, o->measuring_sig, o->measuring_id, o->measuring_cand, slowest);
     return MPI_SUCCESS;

@@ -134,7 +134,7 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
                              MPI_Datatype recvtype, int *rc)
 {
     xchg_online *o = ctx->online;
-    if (!o) return 0;
+    if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
     xchg_online_fast *f = &o->fast[coll];
     int in_place = sendbuf == MPI_IN_PLACE;
     if (!f->armed || f->in_place != in_place || f->recvcount != recvcount ||
@@ -159,7 +159,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
                                int *rc)
 {
     xchg_online *o = ctx->online;
-    if (!o) return 0;
+    if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
     xchg_online_fast *f = &o->fast[XCHG_ALLTOALLV];
     int in_place = sendbuf == MPI_IN_PLACE;
     if (!f->armed || f->in_place != in_place || !recvbuf || !recvcounts || !rdispls ||

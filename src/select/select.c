@@ -9,7 +9,7 @@
  * bytes: type signatures) on every rank, so the mean and the largest
  * contribution are known everywhere and the model sees the real sizes.
  *
- * alltoallv's agreement is one MPI_Allreduce(MAX) of three int64 on the
+ * alltoallv's agreement is one xchg_allreduce(MAX) of three int64 on the
  * context's communicator: the busiest rank's bytes (sent or received), the
  * largest block and the most non-empty peers of a rank. A persistent plan pays it once, at init. A blocking call
  * pays it on a schedule that every rank follows (the calls are numbered the
@@ -33,7 +33,7 @@
  *
  * neighbor_alltoallv's inputs (the busiest rank's on- and off-node messages
  * and bytes, and other nodes: neighbor_inputs.c) are agreed by one
- * MPI_Allreduce(MAX) of five int64: at a persistent init; for blocking and
+ * xchg_allreduce(MAX) of five int64: at a persistent init; for blocking and
  * nonblocking calls on the same schedule as alltoallv's (XCHG_AGREE;
  * the calls between reuse the last choice, so a `standard` call still
  * sends nothing but its messages), and besides whenever every rank builds a
@@ -308,7 +308,7 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
     int64_t local[4] = {sent > received ? sent : received, largest, to > from ? to : from,
                         xchg_online_pending_ns(ctx, XCHG_ALLTOALLV)};
     int64_t global[4];
-    int rc = MPI_Allreduce(local, global, 4, MPI_INT64_T, MPI_MAX, ctx->comm);
+    int rc = xchg_allreduce(local, global, 4, MPI_INT64_T, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on the alltoallv's sizes");
     xchg_online_agreed(ctx, XCHG_ALLTOALLV, global[3]);
     in->bytes = global[0] / (args->size > 0 ? args->size : 1);

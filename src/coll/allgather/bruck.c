@@ -33,7 +33,7 @@ static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
     XCHG_CHECK(xchg_pack_block(&a->send, me, slots));
     for (int k = 1; k < P; k <<= 1) {
         int count = k < P - k ? k : P - k;
-        XCHG_CHECK(MPI_Sendrecv(slots, (int)(count * m), MPI_BYTE, (me - k + P) % P, 0,
+        XCHG_CHECK(xchg_sendrecv(slots, (int)(count * m), MPI_BYTE, (me - k + P) % P, 0,
                                 slots + (size_t)k * m, (int)(count * m), MPI_BYTE, (me + k) % P, 0,
                                 a->comm, MPI_STATUS_IGNORE));
     }

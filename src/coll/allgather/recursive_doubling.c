@@ -64,30 +64,30 @@ static int recursive_doubling(xchg_context *ctx, const xchg_args *a, const xchg_
         XCHG_CHECK(post_run(a, me, me + 1, me - p2, 1, &reqs[n], &n));
         XCHG_CHECK(post_run(a, 0, me, me - p2, 0, &reqs[n], &n));
         XCHG_CHECK(post_run(a, me + 1, P, me - p2, 0, &reqs[n], &n));
-        XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(n, reqs, MPI_STATUSES_IGNORE));
         return MPI_SUCCESS;
     }
     int extra = me + p2 < P ? me + p2 : -1;
     if (extra >= 0) {
         XCHG_CHECK(post_run(a, extra, extra + 1, extra, 0, &reqs[n], &n));
-        XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(n, reqs, MPI_STATUSES_IGNORE));
         n = 0;
     }
     for (int d = 1; d < p2; d <<= 1) {
         int partner = me ^ d;
         XCHG_CHECK(post_group(a, p2, partner, d, partner, 0, reqs, &n));
         XCHG_CHECK(post_group(a, p2, me, d, partner, 1, reqs, &n));
-        XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(n, reqs, MPI_STATUSES_IGNORE));
         n = 0;
     }
     if (extra >= 0) {
         XCHG_CHECK(post_run(a, 0, extra, extra, 1, &reqs[n], &n));
         XCHG_CHECK(post_run(a, extra + 1, P, extra, 1, &reqs[n], &n));
-        XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(n, reqs, MPI_STATUSES_IGNORE));
     }
     return MPI_SUCCESS;
 fail:
-    if (n > 0) MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    if (n > 0) xchg_waitall(n, reqs, MPI_STATUSES_IGNORE);
     return rc;
 }
 

@@ -25,7 +25,7 @@ static int ring(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
     if (a->uniform_bytes == 0) return MPI_SUCCESS;
     for (int s = 0; s < P - 1; s++) {
         int send_block = (me - s + P) % P, recv_block = (me - s - 1 + P) % P;
-        XCHG_CHECK(MPI_Sendrecv(xchg_side_block_ptr(r, send_block), r->counts[send_block],
+        XCHG_CHECK(xchg_sendrecv(xchg_side_block_ptr(r, send_block), r->counts[send_block],
                                 r->type.type, (me + 1) % P, 0, xchg_side_block_ptr(r, recv_block),
                                 r->counts[recv_block], r->type.type, (me - 1 + P) % P, 0,
                                 a->comm, MPI_STATUS_IGNORE));

@@ -63,13 +63,13 @@ static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
                                         "bruck"));
             nreq++;
         }
-        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
     }
     for (int i = 0; i < P; i++)
         XCHG_CHECK(xchg_unpack_block(r, (me + i) % P, slots + start[i]));
 fail:
-    if (nreq > 0) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    if (nreq > 0) xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     xchg_scratch_free(ctx, slots, slot_bytes);
     xchg_scratch_free(ctx, start, offsets_bytes);
     return rc;

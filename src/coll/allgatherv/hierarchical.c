@@ -87,7 +87,7 @@ static int gather(const xchg_args *a, const xchg_topology *t, MPI_Request *reqs)
     }
 fail:
     if (nreq > 0) {
-        int wrc = MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+        int wrc = xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
         if (rc == MPI_SUCCESS) rc = wrc;
     }
     return rc;
@@ -107,7 +107,7 @@ static int exchange(const xchg_args *a, const xchg_topology *t, int how, agv_wor
                                        reqs, &nreq));
             XCHG_CHECK(agv_post_blocks(a, w, node_ranks(t, send_node, w), right, TAG_EXCHANGE, 1,
                                        reqs, &nreq));
-            XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+            XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
             nreq = 0;
         }
         return MPI_SUCCESS;
@@ -123,10 +123,10 @@ static int exchange(const xchg_args *a, const xchg_topology *t, int how, agv_wor
         XCHG_CHECK(agv_post_blocks(a, w, mine, xchg_rank_on_node(t, to, 0), TAG_EXCHANGE, 1,
                                    reqs, &nreq));
     }
-    XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
     nreq = 0;
 fail:
-    if (nreq > 0) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    if (nreq > 0) xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     return rc;
 }
 
@@ -141,7 +141,7 @@ static int share(const xchg_args *a, const xchg_topology *t, agv_work *w, MPI_Re
         if (local & mask) {
             XCHG_CHECK(agv_post_blocks(a, w, P, xchg_rank_on_node(t, node, local - mask),
                                        TAG_SHARE, 0, reqs, &nreq));
-            XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+            XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
             nreq = 0;
             break;
         }
@@ -151,10 +151,10 @@ static int share(const xchg_args *a, const xchg_topology *t, agv_work *w, MPI_Re
         if (local + mask < L)
             XCHG_CHECK(agv_post_blocks(a, w, P, xchg_rank_on_node(t, node, local + mask),
                                        TAG_SHARE, 1, reqs, &nreq));
-    XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
     nreq = 0;
 fail:
-    if (nreq > 0) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    if (nreq > 0) xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     return rc;
 }
 
@@ -186,7 +186,7 @@ static int share_scatter_ring(const xchg_args *a, const xchg_topology *t, agv_wo
     else
         XCHG_CHECK(agv_post_blocks(a, w, chunk_ranks(P, Q, l, w), xchg_rank_on_node(t, node, 0),
                                    TAG_SHARE, 0, reqs, &nreq));
-    XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
     nreq = 0;
     for (int s = 0; s < Q - 1; s++) {
         if (l != 0) /* the leader receives nothing */
@@ -195,11 +195,11 @@ static int share_scatter_ring(const xchg_args *a, const xchg_topology *t, agv_wo
         if (l != Q - 1)
             XCHG_CHECK(agv_post_blocks(a, w, chunk_ranks(P, Q, (l - s + Q) % Q, w), right,
                                        TAG_SHARE + 1, 1, reqs, &nreq));
-        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
     }
 fail:
-    if (nreq > 0) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    if (nreq > 0) xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     return rc;
 }
 

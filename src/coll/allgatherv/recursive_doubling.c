@@ -64,7 +64,7 @@ static int recursive_doubling(xchg_context *ctx, const xchg_args *a, const xchg_
         w.ranks[0] = me;
         XCHG_CHECK(agv_post_blocks(a, &w, 1, me - p2, 0, 1, reqs, &nreq));
         XCHG_CHECK(agv_post_blocks(a, &w, all_but(P, me, w.ranks), me - p2, 1, 0, reqs, &nreq));
-        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
         goto fail; /* done: the one exit path frees the workspace */
     }
@@ -72,7 +72,7 @@ static int recursive_doubling(xchg_context *ctx, const xchg_args *a, const xchg_
     if (extra >= 0) {
         w.ranks[0] = extra;
         XCHG_CHECK(agv_post_blocks(a, &w, 1, extra, 0, 0, reqs, &nreq));
-        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
     }
     for (int d = 1; d < p2; d <<= 1) {
@@ -81,16 +81,16 @@ static int recursive_doubling(xchg_context *ctx, const xchg_args *a, const xchg_
                                    reqs, &nreq));
         XCHG_CHECK(agv_post_blocks(a, &w, group_ranks(P, p2, me, d, w.ranks), partner, 0, 1,
                                    reqs, &nreq));
-        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
     }
     if (extra >= 0) {
         XCHG_CHECK(agv_post_blocks(a, &w, all_but(P, extra, w.ranks), extra, 1, 1, reqs, &nreq));
-        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
     }
 fail:
-    if (nreq > 0) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    if (nreq > 0) xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     agv_work_free(ctx, &w);
     return rc;
 }

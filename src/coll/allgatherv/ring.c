@@ -82,7 +82,7 @@ static int ring(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
                                  send_now, r->type.type, right, 0, a->comm, &reqs[nreq]));
             nreq++;
         }
-        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
         soff += send_now;
         roff += recv_now;
@@ -98,7 +98,7 @@ static int ring(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
         }
     }
 fail:
-    if (nreq > 0) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    if (nreq > 0) xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     return rc;
 }
 

@@ -48,7 +48,7 @@ static int bruck(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
         size_t n = 0;
         for (int i = k; i < P; i++)
             if (i & k) memcpy(outgoing + (n++) * m, slots + i * m, m);
-        XCHG_CHECK(MPI_Sendrecv(outgoing, (int)(n * m), MPI_BYTE, (me + k) % P, 0, incoming,
+        XCHG_CHECK(xchg_sendrecv(outgoing, (int)(n * m), MPI_BYTE, (me + k) % P, 0, incoming,
                                 (int)(n * m), MPI_BYTE, (me - k + P) % P, 0, a->comm,
                                 MPI_STATUS_IGNORE));
         n = 0;

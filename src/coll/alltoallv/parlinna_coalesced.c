@@ -98,7 +98,7 @@ static int coalesced(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
                                      a->comm, &reqs[nreq++]));
             }
         }
-        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
     }
     for (int m = 0; m < N; m++) {
@@ -111,7 +111,7 @@ static int coalesced(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
     }
     xchg_phase_end(ctx, "inter-node");
 fail:
-    if (nreq) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    if (nreq) xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     if (from_offset) xchg_scratch_free(ctx, incoming, (size_t)from_offset[N]);
     xchg_scratch_free(ctx, from_offset, from_bytes);
     xchg_scratch_free(ctx, reqs, reqs_bytes);

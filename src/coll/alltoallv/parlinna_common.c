@@ -171,7 +171,7 @@ static int super_block_layout(const xchg_context *ctx, const xchg_args *a, MPI_C
             for (int j = t; j < tp->node_size[m]; j += Q)
                 send_bytes[t] += a->send.bytes[xchg_rank_on_node(tp, m, j)];
     }
-    XCHG_CHECK(MPI_Alltoall(send_bytes, 1, MPI_INT64_T, recv_bytes, 1, MPI_INT64_T, node_comm));
+    XCHG_CHECK(xchg_alltoall(send_bytes, 1, MPI_INT64_T, recv_bytes, 1, MPI_INT64_T, node_comm));
     *send_total = *recv_total = 0;
     for (int t = 0; t < Q; t++) {
         send_offsets[t] = *send_total;

@@ -102,7 +102,7 @@ static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
                                          MPI_PACKED, dest, i, a->comm, &reqs[nreq++]));
             }
         }
-        XCHG_CHECK(MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE));
+        XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
         nreq = 0;
         for (int64_t step = first; per_peer && step < last; step++) {
             int s = 1 + (int)(step / qmax), i = (int)(step % qmax), m = (n - s + N) % N;
@@ -114,7 +114,7 @@ static int staggered(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
     }
     xchg_phase_end(ctx, "inter-node");
 fail:
-    if (nreq) MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    if (nreq) xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE);
     xchg_scratch_free(ctx, reqs, reqs_bytes);
     xchg_scratch_free(ctx, staged, staged_bytes);
     xchg_scratch_free(ctx, staged_at, staged_at_bytes);

@@ -298,11 +298,11 @@ static int replay_wave(const round_env *e, wave_record *w)
     MPI_Status statuses[2];
     XCHG_CHECK(xchg_bundle_irecv(&w->in, e->from, TAG_DATA, a->comm, &reqs[0]));
     XCHG_CHECK(xchg_bundle_isend(&w->out, e->to, TAG_DATA, a->comm, &reqs[1]));
-    XCHG_CHECK(MPI_Waitall(2, reqs, statuses));
+    XCHG_CHECK(xchg_waitall(2, reqs, statuses));
     return xchg_bundle_finish(e->ctx, &w->in, &statuses[0]); /* keeps the type */
 fail:
     if (reqs[0] != MPI_REQUEST_NULL) MPI_Cancel(&reqs[0]);
-    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    xchg_waitall(2, reqs, MPI_STATUSES_IGNORE);
     return rc;
 }
 
@@ -353,7 +353,7 @@ static int exchange_wave(const round_env *e, const int *ks, int n, const int *sp
     in.keep_type = out.keep_type = keep;
     XCHG_CHECK(xchg_bundle_irecv(&in, e->from, TAG_DATA, a->comm, &reqs[0]));
     XCHG_CHECK(xchg_bundle_isend(&out, e->to, TAG_DATA, a->comm, &reqs[1]));
-    XCHG_CHECK(MPI_Waitall(2, reqs, statuses));
+    XCHG_CHECK(xchg_waitall(2, reqs, statuses));
     rc = xchg_bundle_finish(e->ctx, &in, &statuses[0]);
     xchg_bundle_finish(e->ctx, &out, NULL);
     xchg_scratch_free(e->ctx, copy, copy_bytes);
@@ -366,7 +366,7 @@ static int exchange_wave(const round_env *e, const int *ks, int n, const int *sp
 fail:
     /* Nothing posted may outlive the buffers it uses. */
     if (reqs[0] != MPI_REQUEST_NULL) MPI_Cancel(&reqs[0]);
-    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    xchg_waitall(2, reqs, MPI_STATUSES_IGNORE);
     in.keep_type = out.keep_type = 0;
     xchg_bundle_finish(e->ctx, &in, NULL);
     xchg_bundle_finish(e->ctx, &out, NULL);
@@ -401,7 +401,7 @@ static int run_round(round_env *e, int z)
         memcpy(s->meta_in, e->meta_log + e->meta_pos, (size_t)nforward * sizeof(int64_t));
         e->meta_pos += nforward;
     } else if (nforward > 0) {
-        XCHG_CHECK(MPI_Sendrecv(s->meta_out, nforward, MPI_INT64_T, e->to, TAG_META,
+        XCHG_CHECK(xchg_sendrecv(s->meta_out, nforward, MPI_INT64_T, e->to, TAG_META,
                                 s->meta_in, nforward, MPI_INT64_T, e->from, TAG_META, a->comm,
                                 MPI_STATUS_IGNORE));
     }
@@ -470,7 +470,7 @@ static int agree_smax(const xchg_args *a, int64_t *smax)
     int64_t local_max = 0;
     for (int p = 0; p < a->size; p++)
         if (a->send.bytes[p] > local_max) local_max = a->send.bytes[p];
-    XCHG_CHECK(MPI_Allreduce(&local_max, smax, 1, MPI_INT64_T, MPI_MAX, a->comm));
+    XCHG_CHECK(xchg_allreduce(&local_max, smax, 1, MPI_INT64_T, MPI_MAX, a->comm));
     if (*smax > INT_MAX)
         return xchg_error(MPI_ERR_COUNT, "parlogna: blocks of %lld bytes are too large to "
                           "forward", (long long)*smax);
@@ -507,7 +507,7 @@ static int record_metadata(const xchg_args *a, parlogna_state *st)
                 if ((i / pw) % r == z) held[i] = -1;
             if (n == 0) continue;
             int64_t *in = st->meta_log + logged;
-            XCHG_CHECK(MPI_Sendrecv(out, n, MPI_INT64_T, to, TAG_META, in, n, MPI_INT64_T, from,
+            XCHG_CHECK(xchg_sendrecv(out, n, MPI_INT64_T, to, TAG_META, in, n, MPI_INT64_T, from,
                                     TAG_META, a->comm, MPI_STATUS_IGNORE));
             for (int k = 0; k < n; k++) held[index[k]] = in[k];
             logged += n;

@@ -141,7 +141,8 @@ typedef struct rma_state {
 static int idle(const rma_state *st)
 {
     int flag;
-    sched_yield();
+    if (xchg_task_current()) xchg_task_yield(); /* a nonblocking call: let the caller go on */
+    else sched_yield();
     return MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, st->comm, &flag, MPI_STATUS_IGNORE);
 }
 
@@ -243,19 +244,19 @@ static int init(xchg_plan *plan)
             /* A persistent plan whose destination is known: expose the fixed
              * receive buffer once, if it is contiguous on every rank. */
             int ok = f->recv.type.contiguous;
-            XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, ctx->comm));
+            XCHG_CHECK(xchg_allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, ctx->comm));
             if (ok && MPI_Win_create(f->recv.buf, (MPI_Aint)P * f->uniform_bytes, 1,
                                      MPI_INFO_NULL, ctx->comm, &st->user) != MPI_SUCCESS)
                 st->user = MPI_WIN_NULL;
             ok = st->user != MPI_WIN_NULL;
-            XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, ctx->comm));
+            XCHG_CHECK(xchg_allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, ctx->comm));
             if (!ok && st->user != MPI_WIN_NULL) XCHG_CHECK(MPI_Win_free(&st->user));
             if (ok) XCHG_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, st->user));
         }
         if (st->user == MPI_WIN_NULL) {
             int ok = MPI_Win_create_dynamic(MPI_INFO_NULL, ctx->comm, &st->dyn) == MPI_SUCCESS;
             if (!ok) st->dyn = MPI_WIN_NULL;
-            XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, ctx->comm));
+            XCHG_CHECK(xchg_allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, ctx->comm));
             if (!ok && st->dyn != MPI_WIN_NULL) XCHG_CHECK(MPI_Win_free(&st->dyn));
             if (ok) XCHG_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, st->dyn));
         }
@@ -276,7 +277,7 @@ static int init(xchg_plan *plan)
     XCHG_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, st->win));
     XCHG_CHECK(MPI_Win_sync(st->win));
     /* Every rank's flags are zeroed before anyone's first call writes them. */
-    XCHG_CHECK(MPI_Barrier(ctx->comm));
+    XCHG_CHECK(xchg_barrier(ctx->comm));
     return MPI_SUCCESS;
 fail:
     destroy(plan);
@@ -541,7 +542,7 @@ fail:
     {                                                                                 \
         .coll = coll_, .name = "rma_direct",                                          \
         .summary = "one-sided Direct, arrival-pattern aware (aware=0: the baseline)", \
-        .reference = "Qian & Afsahi 2011", .init = init, .run = rma_direct,           \
+        .reference = "Qian & Afsahi 2011", .init = init, .init_blocks = 1, .run = rma_direct,           \
         .destroy = destroy, .num_params = 3,                                          \
         .params = {                                                                   \
             [PARAM_SCHEME] = {.name = "scheme", .kind = XCHG_PARAM_ENUM,              \

@@ -126,7 +126,8 @@ static MPI_Aint s_region(const shm_state *st, int k, int64_t c)
 static int idle(const shm_state *st)
 {
     int flag;
-    sched_yield();
+    if (xchg_task_current()) xchg_task_yield(); /* a nonblocking call: let the caller go on */
+    else sched_yield();
     return MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, st->comm, &flag, MPI_STATUS_IGNORE);
 }
 
@@ -227,7 +228,7 @@ static int init(xchg_plan *plan)
         XCHG_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, st->mwin));
         XCHG_CHECK(MPI_Win_sync(st->mwin));
     }
-    XCHG_CHECK(MPI_Barrier(ctx->comm)); /* every flag zeroed before any call */
+    XCHG_CHECK(xchg_barrier(ctx->comm)); /* every flag zeroed before any call */
     return MPI_SUCCESS;
 fail:
     destroy(plan);
@@ -467,7 +468,7 @@ fail:
         .summary = "shared-memory gather, arrival-aware one-sided exchange among "    \
                    "node masters, arrival-aware shared-memory scatter (aware=0: "     \
                    "the baseline)",                                                   \
-        .reference = "Qian & Afsahi 2011", .init = init, .run = shm_direct,           \
+        .reference = "Qian & Afsahi 2011", .init = init, .init_blocks = 1, .run = shm_direct,           \
         .destroy = destroy, .num_params = 2,                                          \
         .params = {                                                                   \
             [PARAM_CHUNK] = {.name = "chunk", .kind = XCHG_PARAM_INT, .def = 4096,    \

@@ -33,7 +33,7 @@ static int pairwise(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan
         int to = xor_order ? a->rank ^ i : xchg_send_peer(a, i);
         int from = xor_order ? a->rank ^ i : xchg_recv_peer(a, i);
         /* An empty block in one direction becomes MPI_PROC_NULL. */
-        XCHG_CHECK(MPI_Sendrecv(xchg_side_block_ptr(&a->send, to), a->send.counts[to],
+        XCHG_CHECK(xchg_sendrecv(xchg_side_block_ptr(&a->send, to), a->send.counts[to],
                                 xchg_side_type(&a->send, to)->type,
                                 a->send.bytes[to] ? to : MPI_PROC_NULL, 0,
                                 xchg_side_block_ptr(&a->recv, from), a->recv.counts[from],

@@ -25,6 +25,8 @@
 
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../core/task.h"
+#include "../../core/wait.h"
 
 /* What MPI_Alltoallw takes: per side P int byte displacements, then per
  * side P datatypes. [0, P) send, [P, 2P) receive displacements; the
@@ -99,10 +101,12 @@ static const void *library_sendbuf(const xchg_args *a)
     return a->coll != XCHG_ALLTOALLW || a->on_device ? MPI_IN_PLACE : a->send.buf;
 }
 
+static int library_in_task(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan);
+
 static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
-    (void)plan;
     if (alltoallw_alone(a)) return xchg_copy_self_block(a);
+    if (xchg_task_current()) return library_in_task(ctx, a, plan);
     const void *sendbuf = library_sendbuf(a);
     const xchg_side *s = &a->send, *r = &a->recv;
     int rc = MPI_SUCCESS;
@@ -150,23 +154,14 @@ static void library_destroy(xchg_plan *plan)
     plan->state = NULL;
 }
 
-static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan,
+/* Start the library's nonblocking collective with these displacements
+ * (alltoallv, alltoallw: both sides', as both_sides() fills them). */
+static int post_library(const xchg_args *a, const void *sendbuf, int *displs,
                         MPI_Request *reqs, int *count)
 {
-    const void *sendbuf = library_sendbuf(a);
     const xchg_side *s = &a->send, *r = &a->recv;
-    int *displs = plan->state;
     int rc;
-    (void)ctx; /* used only below, under Open MPI */
     *count = 0;
-    if (alltoallw_alone(a)) return xchg_copy_self_block(a);
-#ifdef OPEN_MPI
-    /* Open MPI 4.1's MPI_Ialltoallv with MPI_IN_PLACE hangs when most counts
-     * are zero (8 ranks, symmetric sparse counts; MPICH 4 is fine): run the
-     * blocking in-place call here instead, complete when XCHG_Start returns. */
-    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER)
-        return library_collective(ctx, a, plan);
-#endif
     if (a->coll == XCHG_ALLTOALL && !as_alltoallv(a))
         rc = MPI_Ialltoall(sendbuf, s->counts[0], s->type.type, r->buf, r->counts[0],
                            r->type.type, a->comm, &reqs[0]);
@@ -183,6 +178,48 @@ static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *
         rc = MPI_Ialltoallv(sendbuf, s->counts, displs, s->type.type, r->buf, r->counts,
                             displs + a->size, r->type.type, a->comm, &reqs[0]);
     if (rc == MPI_SUCCESS) *count = 1;
+    return rc;
+}
+
+static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan,
+                        MPI_Request *reqs, int *count)
+{
+    const void *sendbuf = library_sendbuf(a);
+    (void)ctx; /* used only below, under Open MPI */
+    *count = 0;
+    if (alltoallw_alone(a)) return xchg_copy_self_block(a);
+#ifdef OPEN_MPI
+    /* Open MPI 4.1's MPI_Ialltoallv with MPI_IN_PLACE hangs when most counts
+     * are zero (8 ranks, symmetric sparse counts; MPICH 4 is fine): run the
+     * blocking in-place call here instead, complete when XCHG_Start returns. */
+    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER)
+        return library_collective(ctx, a, plan);
+#endif
+    return post_library(a, sendbuf, plan->state, reqs, count);
+}
+
+/* Inside a task (a nonblocking call): the library's nonblocking collective,
+ * waited for by suspending the task. In place under Open MPI, the library
+ * gets xchg's copy of the send blocks instead (the hang above). */
+static int library_in_task(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+{
+    const void *sendbuf = library_sendbuf(a);
+#ifdef OPEN_MPI
+    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER && !a->on_device)
+        sendbuf = a->send.buf;
+#endif
+    int *displs = plan->state, count = 0, rc;
+    size_t nbytes = 0;
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (!displs && as_alltoallv(a)) {
+        nbytes = a->coll == XCHG_ALLTOALLW ? w_bytes(a->size) : 2 * (size_t)a->size * sizeof(int);
+        displs = xchg_scratch_alloc(ctx, nbytes);
+        if (!displs) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
+        both_sides(a, displs);
+    }
+    rc = post_library(a, sendbuf, displs, &request, &count);
+    if (rc == MPI_SUCCESS && count) rc = xchg_wait(&request, MPI_STATUS_IGNORE);
+    if (nbytes) xchg_scratch_free(ctx, displs, nbytes);
     return rc;
 }
 

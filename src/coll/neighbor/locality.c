@@ -454,7 +454,7 @@ static int build(xchg_plan *plan, const xchg_topology *t)
         }
     }
     XCHG_CHECK(xchg_context_inner(ctx, A, mylocal, &inner));
-    XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, w, 4 * R, MPI_INT64_T, MPI_SUM, inner->comm));
+    XCHG_CHECK(xchg_allreduce(MPI_IN_PLACE, w, 4 * R, MPI_INT64_T, MPI_SUM, inner->comm));
     XCHG_ALLOC(sender_local, ((size_t)R + 1) * sizeof(int));
     XCHG_ALLOC(receiver_local, ((size_t)R + 1) * sizeof(int));
     XCHG_ALLOC(y_of, ((size_t)R + 1) * sizeof(int));
@@ -478,7 +478,7 @@ static int build(xchg_plan *plan, const xchg_topology *t)
                                  &ereqs[nedge++]));
         }
     }
-    XCHG_CHECK(MPI_Waitall(nedge, ereqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(nedge, ereqs, MPI_STATUSES_IGNORE));
     nedge = 0;
     for (int r = 0; r < R; r++) y_of[r] = -1;
     for (int i = 0; i < out; i++) {
@@ -532,7 +532,7 @@ static int build(xchg_plan *plan, const xchg_topology *t)
             total += tolocal[l].n;
         }
     }
-    XCHG_CHECK(MPI_Alltoall(scounts, 1, MPI_INT, rcounts, 1, MPI_INT, inner->comm));
+    XCHG_CHECK(xchg_alltoall(scounts, 1, MPI_INT, rcounts, 1, MPI_INT, inner->comm));
     {
         size_t total = 0;
         for (int l = 0; l < nA; l++) {
@@ -612,7 +612,7 @@ static int build(xchg_plan *plan, const xchg_topology *t)
     for (; ngin < nexp; ngin++) {
         MPI_Status status;
         int count;
-        XCHG_CHECK(MPI_Probe(MPI_ANY_SOURCE, TAG_GMETA, a->comm, &status));
+        XCHG_CHECK(xchg_probe(MPI_ANY_SOURCE, TAG_GMETA, a->comm, &status));
         XCHG_CHECK(MPI_Get_count(&status, MPI_INT64_T, &count));
         gin[ngin].from = status.MPI_SOURCE;
         gin[ngin].len = count;
@@ -621,11 +621,11 @@ static int build(xchg_plan *plan, const xchg_topology *t)
             rc = xchg_error(MPI_ERR_NO_MEM, "locality: out of memory");
             goto fail;
         }
-        XCHG_CHECK(MPI_Recv(gin[ngin].buf, count, MPI_INT64_T, status.MPI_SOURCE, TAG_GMETA,
+        XCHG_CHECK(xchg_recv(gin[ngin].buf, count, MPI_INT64_T, status.MPI_SOURCE, TAG_GMETA,
                             a->comm, MPI_STATUS_IGNORE));
         gin[ngin].region = (int)gin[ngin].buf[0];
     }
-    XCHG_CHECK(MPI_Waitall(ngreq, greqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(ngreq, greqs, MPI_STATUSES_IGNORE));
     ngreq = 0;
     qsort(gin, (size_t)ngin, sizeof *gin, gmeta_cmp);
     {
@@ -755,14 +755,14 @@ static int build(xchg_plan *plan, const xchg_topology *t)
     }
 
 fail:
-    if (nedge > 0) MPI_Waitall(nedge, ereqs, MPI_STATUSES_IGNORE);
-    if (ngreq > 0) MPI_Waitall(ngreq, greqs, MPI_STATUSES_IGNORE);
+    if (nedge > 0) xchg_waitall(nedge, ereqs, MPI_STATUSES_IGNORE);
+    if (ngreq > 0) xchg_waitall(ngreq, greqs, MPI_STATUSES_IGNORE);
     /* Every rank agrees on success before anyone uses the plan (and before
      * a later init's metadata can meet this one's wildcard receives). */
     agreed = rc;
     {
         int local = rc != MPI_SUCCESS, any = 0;
-        if (MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS) any = 1;
+        if (xchg_allreduce(&local, &any, 1, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS) any = 1;
         if (any && agreed == MPI_SUCCESS)
             agreed = xchg_error(MPI_ERR_OTHER, "locality: init failed on another rank");
     }
@@ -885,25 +885,25 @@ static int run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
         XCHG_CHECK(pack_run(&a->send, &st->pack[k], st->s_buf + st->pack[k].dst));
     XCHG_CHECK(post_bytes(st->ns_send, st->s_send, st->s_buf, 0, TAG_S, a->comm,
                           sreq + st->ns_recv));
-    XCHG_CHECK(MPI_Waitall(ns, sreq, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(ns, sreq, MPI_STATUSES_IGNORE));
     /* g */
     XCHG_CHECK(post_bytes(st->ng_send, st->g_send, st->g_sbuf, 0, TAG_G, a->comm,
                           greq + st->ng_recv));
     /* Algorithm 6: complete g, then r; l completes with r. */
-    XCHG_CHECK(MPI_Waitall(ng, greq, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(ng, greq, MPI_STATUSES_IGNORE));
     for (int k = 0; k < st->ncopy; k++)
         memcpy(st->r_sbuf + st->copy[k].dst, st->g_rbuf + st->copy[k].src,
                (size_t)st->copy[k].len);
     XCHG_CHECK(post_bytes(st->nr_send, st->r_send, st->r_sbuf, 0, TAG_R, a->comm,
                           rreq + st->nr_recv));
-    XCHG_CHECK(MPI_Waitall(nr + nl, rreq, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(nr + nl, rreq, MPI_STATUSES_IGNORE));
     for (int k = 0; k < st->nunpack; k++)
         XCHG_CHECK(xchg_unpack_block(&a->recv, st->unpack[k].block,
                                      st->r_rbuf + st->unpack[k].off));
     xchg_scratch_free(ctx, reqs, nbytes);
     return MPI_SUCCESS;
 fail:
-    MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    xchg_waitall(n, reqs, MPI_STATUSES_IGNORE);
     xchg_scratch_free(ctx, reqs, nbytes);
     return rc;
 }
@@ -915,6 +915,7 @@ const xchg_algorithm xchg_algo_neighbor_alltoallv_locality = {
                "redistributed inside the regions; dedup with global indices",
     .reference = "Collom et al. 2023",
     .init = init,
+    .init_blocks = 1,
     .run = run,
     .destroy = destroy,
     .cost = xchg_neighbor_locality_cost,

@@ -117,10 +117,10 @@ static int run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
     MPI_Request *reqs = xchg_scratch_alloc(ctx, nbytes);
     if (!reqs) return xchg_error(MPI_ERR_NO_MEM, "standard: out of memory for %zu bytes", nbytes);
     XCHG_CHECK(post(ctx, a, plan, reqs, &n));
-    XCHG_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(n, reqs, MPI_STATUSES_IGNORE));
     n = 0;
 fail:
-    if (n > 0) MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    if (n > 0) xchg_waitall(n, reqs, MPI_STATUSES_IGNORE);
     xchg_scratch_free(ctx, reqs, nbytes);
     return rc;
 }

@@ -390,7 +390,7 @@ static int run_phase(xchg_context *ctx, const xchg_args *a, const hier_plan *pl,
             if (rbytes[q] > slot) slot = rbytes[q];
         }
         if (!pl->regular)
-            XCHG_CHECK(MPI_Allreduce(MPI_IN_PLACE, &slot, 1, MPI_INT64_T, MPI_MAX, comm->comm));
+            XCHG_CHECK(xchg_allreduce(MPI_IN_PLACE, &slot, 1, MPI_INT64_T, MPI_MAX, comm->comm));
         for (int q = 0; q < nmembers; q++) sbytes[q] = rbytes[q] = slot;
     }
     sbuf_bytes = (size_t)layout(nmembers, sbytes, slot, soff) + 1;

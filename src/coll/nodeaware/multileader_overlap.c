@@ -542,7 +542,7 @@ static int lead(mlo_call *c)
         else if (!c->awaiting_data[s]) XCHG_CHECK(arrived(c, s)); /* empty: nothing comes */
     }
     while (pending > 0) {
-        XCHG_CHECK(MPI_Waitany(c->num_slots, c->arrivals, &s, MPI_STATUS_IGNORE));
+        XCHG_CHECK(xchg_waitany(c->num_slots, c->arrivals, &s, MPI_STATUS_IGNORE));
         if (c->awaiting_data[s]) {
             XCHG_CHECK(post_data_receive(c, s));
             if (c->arrivals[s] != MPI_REQUEST_NULL) continue;
@@ -583,13 +583,13 @@ static int run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
     if (!leader) XCHG_CHECK(post_gather_sends(&c));
     XCHG_CHECK(xchg_copy_self_block(a));
     if (leader) XCHG_CHECK(lead(&c));
-    XCHG_CHECK(MPI_Waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE));
     c.nreqs = 0;
     if (!leader) XCHG_CHECK(unpack_slices(&c));
 fail:
     if (rc != MPI_SUCCESS && c.reqs) { /* nothing may outlive its buffer */
-        MPI_Waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE);
-        if (c.arrivals) MPI_Waitall(c.num_slots, c.arrivals, MPI_STATUSES_IGNORE);
+        xchg_waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE);
+        if (c.arrivals) xchg_waitall(c.num_slots, c.arrivals, MPI_STATUSES_IGNORE);
     }
     call_free(&c);
     return rc;

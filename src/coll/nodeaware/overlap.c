@@ -582,7 +582,7 @@ static int forward_arrivals(overlap_call *c)
         else if (!c->awaiting_data[s]) XCHG_CHECK(forward(c, s)); /* empty */
     }
     while (pending > 0) {
-        XCHG_CHECK(MPI_Waitany(pl->num_sources, c->arrivals, &s, MPI_STATUS_IGNORE));
+        XCHG_CHECK(xchg_waitany(pl->num_sources, c->arrivals, &s, MPI_STATUS_IGNORE));
         if (c->awaiting_data[s]) {
             XCHG_CHECK(post_data_receive(c, s));
             if (c->arrivals[s] != MPI_REQUEST_NULL) continue;
@@ -616,13 +616,13 @@ int xchg_overlap_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *pla
     XCHG_CHECK(post_direct_sends(&c));
     XCHG_CHECK(xchg_copy_self_block(a));
     XCHG_CHECK(forward_arrivals(&c));
-    XCHG_CHECK(MPI_Waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE));
+    XCHG_CHECK(xchg_waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE));
     c.nreqs = 0;
     XCHG_CHECK(unpack_forwarded(&c));
 fail:
     if (rc != MPI_SUCCESS && c.arrays) { /* nothing may outlive its buffer */
-        MPI_Waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE);
-        MPI_Waitall(c.pl->num_sources, c.arrivals, MPI_STATUSES_IGNORE);
+        xchg_waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE);
+        xchg_waitall(c.pl->num_sources, c.arrivals, MPI_STATUSES_IGNORE);
     }
     call_free(&c);
     return rc;

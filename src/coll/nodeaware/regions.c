@@ -76,7 +76,7 @@ int xchg_hier_hw_domains(xchg_context *ctx, int which, int *domain_of)
     (void)which;
 #if defined(XCHG_HAVE_HWLOC)
     lowest = hwloc_domain(which);
-    XCHG_CHECK(MPI_Allgather(&lowest, 1, MPI_INT, domain_of, 1, MPI_INT, ctx->comm));
+    XCHG_CHECK(xchg_allgather(&lowest, 1, MPI_INT, domain_of, 1, MPI_INT, ctx->comm));
     return MPI_SUCCESS;
 #elif defined(OPEN_MPI)
     XCHG_CHECK(MPI_Comm_split_type(ctx->comm,
@@ -90,10 +90,10 @@ int xchg_hier_hw_domains(xchg_context *ctx, int which, int *domain_of)
     XCHG_CHECK(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_HW_GUIDED, ctx->rank, info, &dom));
 #endif
     int known = dom != MPI_COMM_NULL, all_known = 0;
-    if (known) XCHG_CHECK(MPI_Allreduce(&ctx->rank, &lowest, 1, MPI_INT, MPI_MIN, dom));
-    XCHG_CHECK(MPI_Allreduce(&known, &all_known, 1, MPI_INT, MPI_MIN, ctx->comm));
+    if (known) XCHG_CHECK(xchg_allreduce(&ctx->rank, &lowest, 1, MPI_INT, MPI_MIN, dom));
+    XCHG_CHECK(xchg_allreduce(&known, &all_known, 1, MPI_INT, MPI_MIN, ctx->comm));
     if (!all_known) lowest = -1;
-    XCHG_CHECK(MPI_Allgather(&lowest, 1, MPI_INT, domain_of, 1, MPI_INT, ctx->comm));
+    XCHG_CHECK(xchg_allgather(&lowest, 1, MPI_INT, domain_of, 1, MPI_INT, ctx->comm));
 fail:
     if (dom != MPI_COMM_NULL) MPI_Comm_free(&dom);
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
