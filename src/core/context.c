@@ -72,6 +72,7 @@ static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
 static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm; (void)keyval; (void)value; (void)extra;
+    xchg_progress_thread_stop();
     while (live_contexts) {
         /* Deleting the attribute runs delete_context, which unlinks it. */
         xchg_context *ctx = live_contexts;

@@ -17,12 +17,15 @@
  * A thread never resumes a task from inside a task (`in_task` guards the
  * reentrancy of xchg_progress from a body that calls back into xchg).
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "task.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "context.h"
 #include "error.h"
@@ -112,6 +115,8 @@ void xchg_progress(void)
 
 int xchg_task_start(xchg_context *ctx, xchg_task_body body, void *arg, xchg_task **out)
 {
+    int rc = xchg_progress_thread_init();
+    if (rc != MPI_SUCCESS) return rc;
     xchg_task *task = calloc(1, sizeof *task);
     if (!task) return xchg_error(MPI_ERR_NO_MEM, "out of memory for a task");
     *task = (xchg_task){.ctx = ctx, .body = body, .arg = arg, .state = TASK_QUEUED};
@@ -193,4 +198,59 @@ void xchg_task_yield(void)
 {
     if (running_task) xchg_fiber_yield();
     else xchg_progress();
+}
+
+/* ---- the optional progress thread --------------------------------------
+ * XCHG_PROGRESS_THREAD=1 starts, at the first task, a thread that calls
+ * xchg_progress() every few microseconds, for programs that compute for
+ * long between a start and its wait without calling MPI. It needs
+ * MPI_THREAD_MULTIPLE (it calls MPI while the program's threads do); it is
+ * stopped in MPI_Finalize, before xchg's contexts are freed. */
+
+static pthread_t progress_thread;
+static atomic_int progress_thread_state; /* 0 unchecked, 1 off, 2 running, 3 stopping */
+
+static void *progress_loop(void *unused)
+{
+    (void)unused;
+    struct timespec pause = {0, 20000}; /* 20 us */
+    while (atomic_load(&progress_thread_state) == 2) {
+        xchg_progress();
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+int xchg_progress_thread_init(void)
+{
+    int expected = 0;
+    if (atomic_load(&progress_thread_state) != 0) return MPI_SUCCESS;
+    const char *env = getenv("XCHG_PROGRESS_THREAD");
+    int want = env && *env && strcmp(env, "0") != 0;
+    if (env && *env && strcmp(env, "0") != 0 && strcmp(env, "1") != 0)
+        return xchg_error(MPI_ERR_ARG, "XCHG_PROGRESS_THREAD='%s': valid values are 0 and 1", env);
+    if (!want) {
+        atomic_compare_exchange_strong(&progress_thread_state, &expected, 1);
+        return MPI_SUCCESS;
+    }
+    int level = MPI_THREAD_SINGLE;
+    int rc = MPI_Query_thread(&level);
+    if (rc != MPI_SUCCESS) return rc;
+    if (level != MPI_THREAD_MULTIPLE)
+        return xchg_error(MPI_ERR_OTHER, "XCHG_PROGRESS_THREAD=1 needs MPI_Init_thread with "
+                          "MPI_THREAD_MULTIPLE");
+    if (!atomic_compare_exchange_strong(&progress_thread_state, &expected, 2)) return MPI_SUCCESS;
+    if (pthread_create(&progress_thread, NULL, progress_loop, NULL) != 0) {
+        atomic_store(&progress_thread_state, 1);
+        return xchg_error(MPI_ERR_OTHER, "XCHG_PROGRESS_THREAD=1: no thread could be started");
+    }
+    return MPI_SUCCESS;
+}
+
+void xchg_progress_thread_stop(void)
+{
+    int running = 2;
+    if (atomic_compare_exchange_strong(&progress_thread_state, &running, 3))
+        pthread_join(progress_thread, NULL);
+    atomic_store(&progress_thread_state, 0);
 }

@@ -133,3 +133,29 @@ int xchg_barrier(MPI_Comm comm)
     int rc = MPI_Ibarrier(comm, &request);
     return rc != MPI_SUCCESS ? rc : poll_all(1, &request, MPI_STATUSES_IGNORE);
 }
+
+int xchg_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+    if (!must_poll())
+        return MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                              recvtype, comm);
+    MPI_Request request;
+    int rc = MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             comm, &request);
+    return rc != MPI_SUCCESS ? rc : poll_all(1, &request, MPI_STATUSES_IGNORE);
+}
+
+int xchg_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (!must_poll())
+        return MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                      recvcounts, rdispls, recvtype, comm);
+    MPI_Request request;
+    int rc = MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                     rdispls, recvtype, comm, &request);
+    return rc != MPI_SUCCESS ? rc : poll_all(1, &request, MPI_STATUSES_IGNORE);
+}

@@ -40,7 +40,7 @@ static int library_allgatherv(xchg_context *ctx, const xchg_args *a, const xchg_
     int *displs = xchg_scratch_alloc(ctx, nbytes);
     if (!displs) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
     displacements(r, a->size, displs);
-    int rc = MPI_Allgatherv(sendbuf, s->counts[0], s->type.type, r->buf, r->counts, displs,
+    int rc = xchg_allgatherv(sendbuf, s->counts[0], s->type.type, r->buf, r->counts, displs,
                             r->type.type, a->comm);
     xchg_scratch_free(ctx, displs, nbytes);
     return rc;

@@ -90,7 +90,7 @@ static int run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     const library_state *st = plan->state;
     (void)ctx;
-    return MPI_Neighbor_alltoallv(a->send.buf, a->send.counts, st->sdispls, a->send.type.type,
+    return xchg_neighbor_alltoallv(a->send.buf, a->send.counts, st->sdispls, a->send.type.type,
                                   a->recv.buf, a->recv.counts, st->rdispls, a->recv.type.type,
                                   a->comm);
 }
