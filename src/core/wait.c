@@ -3,6 +3,8 @@
  */
 #include "wait.h"
 
+#include <stddef.h>
+
 #include "task.h"
 
 /* Wait by polling: inside a task, test and suspend; outside, test and
