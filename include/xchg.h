@@ -113,18 +113,29 @@ int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  *
  * XCHG_Request is xchg's own handle, not an MPI_Request: pass it to
  * XCHG_Start / XCHG_Startall / XCHG_Wait / XCHG_Test / XCHG_Request_free,
- * never to MPI_Wait. (The drop-in library, which routes MPI's own calls, passes
- * MPI_Alltoall_init and friends to the MPI library; see the README.)
+ * never to MPI_Wait. (The drop-in library, which routes MPI's own calls,
+ * gives a program real MPI_Requests for MPI_Ialltoall, MPI_Alltoall_init
+ * and friends; see the README.)
  *
- * Progress. Algorithms whose schedule is one round of messages (nonblocking,
- * linear, mpi) post them in XCHG_Start and complete in XCHG_Test / XCHG_Wait,
- * as MPI's own persistent collectives do. Every other algorithm runs its
- * whole multi-round exchange in XCHG_Start (xchg has no progress thread to
- * advance rounds in the background), and XCHG_Wait and XCHG_Test complete
- * at once. For those, a program must respect one rule that MPI does not
- * impose: between XCHG_Start and XCHG_Wait a rank must not block on a
- * message that another rank sends only after its own XCHG_Start of the same
- * request (xchg would deadlock there).
+ * Progress, as MPI specifies it for nonblocking and persistent collectives:
+ * XCHG_Start (and every nonblocking call, XCHG_Ialltoall etc.) returns
+ * without waiting for any other rank, whatever the algorithm; the exchange
+ * goes on in XCHG_Test / XCHG_Wait, in every other xchg call, in the
+ * drop-in's MPI_Test / MPI_Wait families, and, with
+ * XCHG_PROGRESS_THREAD=1 (needs MPI_THREAD_MULTIPLE), in a thread of its
+ * own. Single-round algorithms (nonblocking, linear, mpi) have all their
+ * messages in flight when the start returns; multi-round ones advance a
+ * round at each progress, so a program that computes for long without
+ * calling MPI gets more overlap from testing now and then. A communicator's
+ * calls run in the order they were started (every rank starts them in the
+ * same order); several may be outstanding and complete in any order.
+ * Nonblocking calls choose as a persistent init would (online selection
+ * serves blocking calls); an algorithm whose setup creates communicators or
+ * windows (MPI has no nonblocking way to) runs in a nonblocking call only
+ * once a blocking call or persistent init on that communicator has built
+ * its plan; until then the MPI library's own collective (the neighbourhood
+ * collective: `standard`) runs in its place. Persistent init is collective
+ * and may wait for the other ranks, as MPI-4.1 allows.
  */
 typedef struct xchg_request *XCHG_Request;
 #define XCHG_REQUEST_NULL ((XCHG_Request)0)
