@@ -3,9 +3,10 @@
  * through xchg_call_run: a blocking call on the caller's stack, a
  * nonblocking one inside its task (src/persistent.c starts it), so what a
  * call does (device check, selection, plan, run, accounting) is written
- * once. What differs between collectives is how the plan is found: dense
- * collectives cache plans by choice (xchg_plan_get), the neighbourhood
- * collective by pattern (xchg_neighbor_pattern_plan, with its agreement).
+ * once. What differs between collectives is in one table (`kinds`): how
+ * the plan is found (dense collectives cache plans by choice, the
+ * neighbourhood collective by pattern, with its agreement), how it is given
+ * back, and whether online selection times the call.
  */
 #include "call.h"
 
@@ -16,37 +17,53 @@
 #include "select/online.h"
 #include "select/select.h"
 
-static int dense_call(xchg_context *ctx, xchg_args *args, int nonblocking)
+/* How a collective finds the plan of a call, and gives it back. */
+typedef struct call_kind {
+    int (*plan_of)(xchg_context *ctx, xchg_args *args, int nonblocking, xchg_plan **plan);
+    void (*release)(xchg_plan *plan);
+    int online; /* blocking calls are timed for online selection */
+} call_kind;
+
+/* Dense collectives: plans cached by choice (the selection agrees what it
+ * needs, select.c); device buffers go to `mpi` (device.h). */
+static int dense_plan(xchg_context *ctx, xchg_args *args, int nonblocking, xchg_plan **plan)
 {
     xchg_choice choice;
-    xchg_plan *plan = NULL;
     int device;
     int rc = xchg_device_route(ctx, args, &choice, &device);
     if (rc == MPI_SUCCESS && !device) rc = xchg_select_call(ctx, args, nonblocking, &choice);
-    if (rc == MPI_SUCCESS) rc = xchg_plan_get(ctx, &choice, &plan);
-    if (rc != MPI_SUCCESS) return rc;
-    if (nonblocking) return xchg_plan_execute(plan, args);
-    double start = xchg_online_start(ctx); /* online selection times this call */
-    rc = xchg_plan_execute(plan, args);
-    if (rc == MPI_SUCCESS) rc = xchg_online_finish(ctx, args, &plan->choice, start);
-    return rc;
+    return rc == MPI_SUCCESS ? xchg_plan_get(ctx, &choice, plan) : rc;
 }
 
-static int neighbor_call(xchg_context *ctx, xchg_args *args)
+/* The neighbourhood collective: plans cached by pattern, agreed (neighbor.c). */
+static int neighbor_plan(xchg_context *ctx, xchg_args *args, int nonblocking, xchg_plan **plan)
 {
-    xchg_plan *plan = NULL;
-    int rc = xchg_neighbor_pattern_plan(ctx, args, &plan);
-    if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, args);
-    xchg_plan_release(plan);
-    return rc;
+    (void)nonblocking;
+    return xchg_neighbor_pattern_plan(ctx, args, plan);
 }
+
+static void keep_cached(xchg_plan *plan) { (void)plan; }
+
+static const call_kind dense = {dense_plan, keep_cached, 1};
+static const call_kind kinds[XCHG_NUM_COLL] = {
+    [XCHG_ALLTOALL] = dense,  [XCHG_ALLTOALLV] = dense,   [XCHG_ALLGATHER] = dense,
+    [XCHG_ALLTOALLW] = dense, [XCHG_ALLGATHERV] = dense,
+    [XCHG_NEIGHBOR_ALLTOALLV] = {neighbor_plan, xchg_plan_release, 0},
+};
 
 int xchg_call_run(xchg_context *ctx, xchg_args *args, int nonblocking)
 {
+    const call_kind *kind = &kinds[args->coll];
+    xchg_plan *plan = NULL;
     int rc = xchg_context_ready(ctx);
+    if (rc == MPI_SUCCESS) rc = kind->plan_of(ctx, args, nonblocking, &plan);
     if (rc != MPI_SUCCESS) return rc;
-    if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) return neighbor_call(ctx, args);
-    return dense_call(ctx, args, nonblocking);
+    int timed = kind->online && !nonblocking;
+    double start = timed ? xchg_online_start(ctx) : 0; /* online selection times it */
+    rc = xchg_plan_execute(plan, args);
+    if (rc == MPI_SUCCESS && timed) rc = xchg_online_finish(ctx, args, &plan->choice, start);
+    kind->release(plan);
+    return rc;
 }
 
 int xchg_call_blocking(xchg_context *ctx, xchg_args *args)
