@@ -30,11 +30,14 @@ export PMIX_MCA_mca_base_component_path=$PMIX_PREFIX/lib/pmix
 xchg_kit_deps=${TMPDIR:-/tmp}/xchg-kit-deps.$$
 rm -rf "$xchg_kit_deps"
 mkdir -p "$xchg_kit_deps"
+xchg_cache=$(ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null)
 for xchg_so in "$xchg_kit"/deps/lib*.so.*; do
     [ -e "$xchg_so" ] || continue
     xchg_name=$(basename "$xchg_so")
+    # by soname (libz.so.1); the files they point to stay in deps/
+    [[ $xchg_name =~ \.so\.[0-9]+$ ]] || continue
     if [ "${XCHG_KIT_ALL_DEPS:-0}" = 1 ] ||
-       ! { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q "^[[:space:]]*$xchg_name "; then
+       ! grep -q "^[[:space:]]*$xchg_name " <<<"$xchg_cache"; then
         ln -sf "$xchg_so" "$xchg_kit_deps/$xchg_name"
     fi
 done
@@ -44,4 +47,4 @@ export PATH=$xchg_kit_root/usr/bin:$PATH
 # root on the lent machine; shared memory within one machine only
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_mca_base_component_show_load_errors=0
-unset xchg_so xchg_name
+unset xchg_so xchg_name xchg_cache

@@ -38,6 +38,12 @@ echo "step,seconds,status" >"$OUT/steps.csv"
 # shellcheck source=scripts/device/env.sh
 . scripts/device/env.sh || { echo "FAIL: no kit (.devkit/: bash scripts/device/make-kit.sh)"; exit 1; }
 
+# Debian 12's libraries ask for glibc 2.36 (libevent)
+glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ print $2 }')
+if [ -n "$glibc" ] && [ "$(printf '%s\n' 2.36 "$glibc" | sort -V | head -1)" != 2.36 ]; then
+    echo "WARNING: glibc $glibc here; the kit's Open MPI (Debian 12) needs 2.36: expect it to fail"
+fi
+
 # run_step NAME FUNCTION: times it, records it in steps.csv
 run_step() {
     local t0 rc
@@ -103,7 +109,7 @@ step_build() {
 step_gpu() {
     local rc d
     # the driver's libcuda.so.1 where the loader's cache does not list it
-    if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then
+    if ! ldconfig -p 2>/dev/null | grep 'libcuda\.so\.1' >/dev/null; then
         for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64 \
                  /usr/local/cuda/compat; do
             if [ -e "$d/libcuda.so.1" ]; then
