@@ -2,8 +2,8 @@
 # Shows, on this machine, that scripts/device/run.sh needs nothing of this
 # machine's Open MPI: runs it (small: 2 and 3 ranks, two sizes, 20 s for
 # step 2) in a private mount namespace (unshare -m; root) where every file of
-# Debian's Open MPI, PMIx, hwloc, libevent and munge is hidden under an empty
-# file or folder, with the kit's generic libraries forced (XCHG_KIT_ALL_DEPS).
+# Debian's Open MPI, PMIx, hwloc, libevent and munge (and ssh, rsh) is hidden
+# under an empty file or folder, with the kit's generic libraries forced (XCHG_KIT_ALL_DEPS).
 # Nothing outside the namespace changes.
 #   usage: bash scripts/device/check-kit.sh [OUT]   (default /tmp/xchg-kit-check)
 #   extra environment passes through (XCHG_DEVICE_*)
@@ -34,7 +34,7 @@ exec unshare -m bash -c '
         [ -d "$d" ] && mount --bind "$empty" "$d"
     done
     for f in /usr/lib/x86_64-linux-gnu/lib{mpi,open-rte,open-pal,pmix,hwloc,event,munge,udev,mca_common,ompitrace}*.so* \
-             /usr/bin/{orterun,orted,opal_wrapper,ompi_info,mpirun.openmpi,mpiexec.openmpi,mpicc.openmpi,mpirun,mpiexec,mpicc}; do
+             /usr/bin/{orterun,orted,opal_wrapper,ompi_info,mpirun.openmpi,mpiexec.openmpi,mpicc.openmpi,mpirun,mpiexec,mpicc,ssh,rsh}; do
         [ -e "$f" ] && mount --bind /dev/null "$f"
     done
     export PATH=$(echo "$PATH" | tr : "\n" | grep -v openmpi | paste -sd:)

@@ -47,4 +47,7 @@ export PATH=$xchg_kit_root/usr/bin:$PATH
 # root on the lent machine; shared memory within one machine only
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_mca_base_component_show_load_errors=0
+# one machine: no ssh/rsh needed (without either, Open MPI's default
+# launcher refuses to start even a singleton such as xchg-info)
+export OMPI_MCA_plm=isolated
 unset xchg_so xchg_name xchg_cache

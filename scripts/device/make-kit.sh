@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Makes .devkit/, the folder that travels (as a carried, ignored path) to a
 # lent machine that has a GPU but no Debian Open MPI (scripts/device/run.sh):
-#   .devkit/root/   Debian's Open MPI 4.1 (runtime, headers, mpicc wrapper
-#                   data) and the shared libraries it needs, unpacked from the
-#                   .debs with dpkg -x; relocated there with OPAL_PREFIX
+#   .devkit/root/   Debian 12's Open MPI 4.1 (runtime, headers, mpicc wrapper
+#                   data) with the libraries tied to it (PMIx, hwloc,
+#                   libevent), unpacked from the .debs with dpkg -x;
+#                   relocated with OPAL_PREFIX and PMIX_PREFIX
 #                   (scripts/device/env.sh); components that need InfiniBand,
-#                   UCX, libfabric or PSM are left out (Debian's own
-#                   openmpi-mca-params.conf turns them off anyway)
-#   .devkit/deps/   the libraries of other packages Open MPI needs (libevent,
-#                   libhwloc, libpmix, ...): run.sh uses one only where the
-#                   machine has no library of that name
+#                   UCX, libfabric, PSM or OpenSHMEM are left out (Debian's
+#                   own openmpi-mca-params.conf turns most off anyway)
+#   .devkit/deps/   generic libraries they need (zlib, libudev, munge): used
+#                   only where the machine has no library of that soname
 #   .devkit/build/  a Release build of xchg's benchmark and device-check
 #                   programs against that Open MPI: run.sh uses it only if
 #                   building on the machine fails

@@ -167,6 +167,7 @@ wall() {
         t1=$(date +%s.%N)
         printf -v "$__name" '%s' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
     else
+        echo "calibration: exit status $? (124: past its time limit) of: $*"
         printf -v "$__name" '%s' ""
     fi
 }
