@@ -4,7 +4,9 @@
 # step 2) in a private mount namespace (unshare -m; root) where every file of
 # Debian's Open MPI, PMIx, hwloc, libevent and munge (and ssh, rsh) is hidden
 # under an empty file or folder, with the kit's generic libraries forced (XCHG_KIT_ALL_DEPS).
-# Nothing outside the namespace changes.
+# It runs in a copy of the working tree with the kit (as the machine gets
+# them), in /tmp: nothing of the checkout, and nothing outside the namespace,
+# changes.
 #   usage: bash scripts/device/check-kit.sh [OUT]   (default /tmp/xchg-kit-check)
 #   extra environment passes through (XCHG_DEVICE_*)
 set -euo pipefail
@@ -12,6 +14,14 @@ cd "$(dirname "$0")/../.."
 out=${1:-/tmp/xchg-kit-check}
 rm -rf "$out"
 mkdir -p "$out"
+# like the lent machine: a copy of the working tree (tracked and untracked
+# files git does not ignore) and the carried kit, without .git; the build
+# and real.sh's results stay in the copy
+copy=$(mktemp -d /tmp/xchg-kit-tree.XXXXXX)
+trap 'rm -rf "$copy"' EXIT
+git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$copy"
+cp -a .devkit "$copy/"
+cd "$copy"
 export OUT=$out XCHG_KIT_ALL_DEPS=1
 export XCHG_DEVICE_NP=${XCHG_DEVICE_NP:-2 3} XCHG_DEVICE_SIZES=${XCHG_DEVICE_SIZES:-16 4096}
 export XCHG_DEVICE_ONLINE_S=${XCHG_DEVICE_ONLINE_S:-20}
@@ -26,7 +36,7 @@ if ! python3 -c 'import matplotlib' 2>/dev/null; then
     : >"$stub/matplotlib/pyplot.py"
     export PYTHONPATH=$stub${PYTHONPATH:+:$PYTHONPATH}
 fi
-exec unshare -m bash -c '
+unshare -m bash -c '
     set -e
     empty=$(mktemp -d)
     for d in /usr/lib/x86_64-linux-gnu/openmpi /usr/lib/x86_64-linux-gnu/pmix2 /etc/openmpi /usr/share/openmpi \

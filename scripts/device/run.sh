@@ -213,7 +213,7 @@ online_calibrate() {
                 END {
                     n = 0; for (x in sizes) n++
                     b = (wb - wa) / 25                       # s per iteration of every row, every size
-                    if (b <= 0) b = 2 * all * 1e-6
+                    if (b <= 0) b = wb / 35                  # noise: all of the longer run, an upper bound
                     share = all > 0 ? c7 / all : 1
                     if (share < npts / n) share = npts / n
                     fixrun = wa - 10 * b; if (fixrun < sr) fixrun = sr
