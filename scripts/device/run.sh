@@ -183,7 +183,8 @@ wall() {
 # (start-up, and per size the set-up, which a point of step 2 pays once).
 # A point of step 2 costs: start-ups + its size's set-up + (iterations +
 # 100 warm-up) x its iteration time (+10%: the model's choice is one row
-# more). Sets iters and predicted[NP].
+# more). Sets iters and predicted[NP]; returns 2 when it took more than a
+# third of step 2's time, 1 when a run failed.
 online_calibrate() {
     local np coll min max tmp=$OUT/cal.tmp npts first=1 fixed=0 work=0
     local s_run s_info wa wb
@@ -200,6 +201,10 @@ online_calibrate() {
             --ranks "$np" --ppn "$np" --top 0
         [ -n "$s_run" ] && [ -n "$s_info" ] || { echo "calibration: start-up at $np ranks failed"; return 1; }
         for coll in $colls; do
+            if [ $(($(date +%s) - online_t0)) -gt $((budget / 3)) ]; then
+                echo "calibration: past a third of step 2's time: stopping (a slow machine)"
+                return 2
+            fi
             wall wa "${bench[@]}" -c "$coll" -m "$min:$max" --algo all -i 5 -x 5 --csv "$tmp"
             wall wb "${bench[@]}" -c "$coll" -m "$min:$max" --algo all -i 30 -x 5 --csv "$tmp"
             [ -n "$wa" ] && [ -n "$wb" ] || { echo "calibration: $coll at $np ranks failed"; return 1; }
@@ -257,9 +262,13 @@ step_online() {
     if [ -n "${XCHG_DEVICE_ITERS:-}" ]; then
         iters=$XCHG_DEVICE_ITERS
         echo "iterations: $iters (XCHG_DEVICE_ITERS)"
-    elif ! online_calibrate; then
-        iters=300
-        echo "calibration failed: $iters iterations"
+    else
+        online_calibrate
+        case $? in
+            0) ;;
+            2) iters=100; echo "calibration too slow: $iters iterations" ;;
+            *) iters=300; echo "calibration failed: $iters iterations" ;;
+        esac
     fi
     rm -f "$OUT/cal.tmp"
     local merged=$OUT/online-results.csv
