@@ -10,8 +10,10 @@ build=${1:-build}
 np=${2:-2}
 prog=$build/tests/device/xchg-gpu-check
 skip() { echo "SKIP gpu-check: $*"; echo "0 passed, 0 failed"; exit 0; }
-if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' &&
-   ! { [ -n "${LD_LIBRARY_PATH:-}" ] && ls ${LD_LIBRARY_PATH//:/ } 2>/dev/null | grep -q '^libcuda\.so\.1$'; }; then
+# (grep without -q: under pipefail, -q's early exit can kill ldconfig with
+# SIGPIPE and fail the pipeline although it matched)
+if ! ldconfig -p 2>/dev/null | grep 'libcuda\.so\.1' >/dev/null &&
+   ! { [ -n "${LD_LIBRARY_PATH:-}" ] && ls ${LD_LIBRARY_PATH//:/ } 2>/dev/null | grep '^libcuda\.so\.1$' >/dev/null; }; then
     skip "no CUDA driver (libcuda.so.1) on this machine"
 fi
 ls /dev/nvidia0 >/dev/null 2>&1 || skip "no NVIDIA GPU device (/dev/nvidia0)"

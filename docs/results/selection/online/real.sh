@@ -10,7 +10,7 @@
 #   usage: docs/results/selection/online/real.sh
 #   XCHG_ONLINE_NP="4 8"  XCHG_ONLINE_SIZES="16 64 ... 65536"
 #   XCHG_ONLINE_COLLS="alltoallv alltoall allgather"  XCHG_ONLINE_ITERS=2000
-#   XCHG_ONLINE_MPIRUN="mpirun.openmpi --oversubscribe"
+#   XCHG_ONLINE_MPIRUN="mpirun.openmpi --oversubscribe"  XCHG_ONLINE_BUILD=build
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 out=docs/results/selection/online/real
@@ -18,6 +18,7 @@ mkdir -p "$out"
 csv=$out/results.csv
 mpirun=${XCHG_ONLINE_MPIRUN:-mpirun.openmpi --oversubscribe}
 iters=${XCHG_ONLINE_ITERS:-2000}
+build=${XCHG_ONLINE_BUILD:-build}
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 rm -f "$csv"
@@ -27,10 +28,10 @@ for np in ${XCHG_ONLINE_NP:-4 8}; do
             # what the model sees: alltoallv's agreed mean block is (P-1) S / P
             bytes=$s
             [ "$coll" = alltoallv ] && bytes=$(((np - 1) * s / np))
-            model=$(XCHG_ONLINE=0 build/tools/xchg-info --select "$coll" --bytes "$bytes" \
+            model=$(XCHG_ONLINE=0 "$build"/tools/xchg-info --select "$coll" --bytes "$bytes" \
                         --ranks "$np" --ppn "$np" --top 0 | head -1)
             # shellcheck disable=SC2086 # $mpirun is a command with options
-            timeout 1800 $mpirun -n "$np" build/tools/xchg-bench -c "$coll" -m "$s:$s" \
+            timeout 1800 $mpirun -n "$np" "$build"/tools/xchg-bench -c "$coll" -m "$s:$s" \
                 --algo all -a "$model" -i "$iters" -x 100 --csv "$tmp" >/dev/null
             if [ ! -s "$csv" ]; then
                 printf 'np,model_choice,%s\n' "$(head -1 "$tmp")" >"$csv"

@@ -1,0 +1,327 @@
+#!/usr/bin/env bash
+# One call on a lent GPU machine (no Debian Open MPI there): the Open MPI of
+# .devkit/ (scripts/device/make-kit.sh, carried), xchg built there from this
+# working tree (the kit's own build if that fails), then the measurements,
+# each step with its own time limit, results under $OUT:
+#   run.log                 everything printed, the machine first
+#   steps.csv               step,seconds,status
+#   gpu-check.txt           tests/device/gpu-check.sh on the real GPU
+#   online-calibration.csv  step 2's short calibration runs (xchg-bench CSV)
+#   online-results.csv      docs/results/selection/online/real.sh's results,
+#   online-real.md          and evaluate.py's table, for 4, 8 and 16 ranks
+# (6 files: 2 more come back at most, see step_extra).
+#   usage: OUT=dir bash scripts/device/run.sh
+#   XCHG_DEVICE_NP="4 8 16"        ranks of step 2 (bound to cores)
+#   XCHG_DEVICE_SIZES, XCHG_DEVICE_COLLS   step 2's blocks and collectives
+#   XCHG_DEVICE_ONLINE_S=180       step 2's time, calibration included: its
+#                                  iterations follow from the calibration
+#                                  (XCHG_DEVICE_ITERS=N: fixed, no calibration)
+#   XCHG_DEVICE_STEPS="build gpu online extra"   which steps
+#   XCHG_KIT=.devkit  XCHG_KIT_ALL_DEPS=1 (scripts/device/env.sh)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/xchg-device-out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/run.log") 2>&1
+tee_pid=$!
+start_all=$(date +%s)
+np_list=${XCHG_DEVICE_NP:-4 8 16}
+sizes=${XCHG_DEVICE_SIZES:-16 64 256 1024 4096 16384 65536}
+colls=${XCHG_DEVICE_COLLS:-alltoallv alltoall allgather}
+steps=${XCHG_DEVICE_STEPS:-build gpu online extra}
+build=build-device
+declare -A predicted # step 2's expected seconds per rank count (online_calibrate)
+ncores=$(nproc) bind_core="--bind-to core" bind_thread="--use-hwthread-cpus --bind-to hwthread"
+bind_over="--oversubscribe --bind-to none"
+echo "step,seconds,status" >"$OUT/steps.csv"
+
+# shellcheck source=scripts/device/env.sh
+. scripts/device/env.sh || { echo "FAIL: no kit (.devkit/: bash scripts/device/make-kit.sh)"; exit 1; }
+
+# Debian 12's libraries ask for glibc 2.36 (libevent)
+glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ print $2 }')
+if [ -n "$glibc" ] && [ "$(printf '%s\n' 2.36 "$glibc" | sort -V | head -1)" != 2.36 ]; then
+    echo "WARNING: glibc $glibc here; the kit's Open MPI (Debian 12) needs 2.36: expect it to fail"
+fi
+
+# run_step NAME FUNCTION: times it, records it in steps.csv
+run_step() {
+    local t0 rc
+    case " $steps " in *" $1 "*) ;; *) echo "== $1: skipped"; return 0 ;; esac
+    echo "== $1 ($(date -u +%H:%M:%S))"
+    t0=$(date +%s.%N)
+    "$2"
+    rc=$?
+    local dt
+    dt=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    echo "== $1: ${dt} s, status $rc"
+    echo "$1,$dt,$rc" >>"$OUT/steps.csv"
+}
+
+machine() {
+    echo "nproc: $(nproc)"
+    lscpu 2>/dev/null | grep -E '^(Model name|Socket|Core|Thread|CPU\(s\)|NUMA node\(s\))' | sed 's/  */ /g'
+    command -v nvidia-smi >/dev/null && nvidia-smi -L
+    echo "kernel: $(uname -r); $(ldd --version 2>&1 | head -1)"
+    grep -h '^PRETTY_NAME' /etc/os-release 2>/dev/null
+    echo "cc: $(${CC:-gcc} --version 2>/dev/null | head -1); cmake: $(cmake --version 2>/dev/null | head -1); ninja: $(ninja --version 2>/dev/null)"
+    echo "Open MPI: $(mpirun.openmpi --version 2>&1 | head -1) from $OPAL_PREFIX"
+    echo "kit libraries taken from the kit (not on this machine): $(ls "${XCHG_KIT_LIB##*:}" | tr '\n' ' ')"
+    if git rev-parse --git-dir >/dev/null 2>&1; then
+        echo "git: $(git log -1 --format='%h %s' | cut -c1-100); $(git status --porcelain | grep -c .) changed files"
+    else
+        echo "git: no repository here (a copy of the working tree)"
+    fi
+}
+
+# Build here from this working tree; else the kit's build.
+step_build() {
+    local gen=() cache=$build/CMakeCache.txt
+    command -v ninja >/dev/null && gen=(-G Ninja)
+    # gcc is what Open MPI's wrapper calls
+    command -v gcc >/dev/null || export OMPI_CC=${CC:-cc}
+    # a cache of another source folder (or the kit's) cannot be reused
+    if [ -f "$cache" ] && ! { grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$PWD" "$cache" &&
+                              grep -qx "CMAKE_CACHEFILE_DIR:INTERNAL=$PWD/$build" "$cache"; }; then
+        rm -rf "$build"
+    fi
+    [ -L "$build" ] && rm -f "$build"
+    if timeout -k 5 60 cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+           -DMPI_C_COMPILER=mpicc.openmpi -DXCHG_WITH_JANSSON=OFF -DXCHG_WITH_HWLOC=OFF >"$OUT/build.tmp" 2>&1 &&
+       timeout -k 5 120 cmake --build "$build" -j "$(nproc)" \
+           --target xchg-bench xchg-info xchg-gpu-check >>"$OUT/build.tmp" 2>&1; then
+        echo "built here: $build ($(grep -c . "$OUT/build.tmp") lines of build output)"
+        rm -f "$OUT/build.tmp"
+        return 0
+    fi
+    echo "FAIL: building here failed; the last lines:"
+    tail -25 "$OUT/build.tmp"
+    rm -f "$OUT/build.tmp"
+    [ -x "$XCHG_KIT_DIR/build/tools/xchg-bench" ] || { echo "FAIL: and the kit has no build"; return 1; }
+    rm -rf "$build"
+    cp -r "$XCHG_KIT_DIR/build" "$build"
+    echo "USING THE KIT'S BUILD (made from the checkout the kit was made in, not this tree)"
+    return 2
+}
+
+# 1. Device buffers on the real GPU with an Open MPI without CUDA support:
+# xchg must answer MPI_ERR_BUFFER, never touch device memory.
+step_gpu() {
+    local rc d
+    # the driver's libcuda.so.1 where the loader's cache does not list it
+    if ! ldconfig -p 2>/dev/null | grep 'libcuda\.so\.1' >/dev/null; then
+        for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64 \
+                 /usr/local/cuda/compat; do
+            if [ -e "$d/libcuda.so.1" ]; then
+                echo "libcuda.so.1: $d"
+                export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$d
+                break
+            fi
+        done
+    fi
+    timeout -k 5 60 bash tests/device/gpu-check.sh "$build" 2 >"$OUT/gpu-check.txt" 2>&1
+    rc=$?
+    cat "$OUT/gpu-check.txt"
+    return $rc
+}
+
+# mpirun with the binding step 2 uses; chosen by online_preflight
+mpirun_for() { # NP
+    local np=$1
+    if [ "$np" -le "$ncores" ]; then echo "mpirun.openmpi $bind_core"
+    elif [ "$np" -le "$(nproc)" ]; then echo "mpirun.openmpi $bind_thread"
+    else echo "mpirun.openmpi $bind_over"; fi
+}
+
+# What this machine allows: binding to cores (hwthreads beyond the cores),
+# and the shared-memory single copy (CMA) that Open MPI uses by default.
+online_preflight() {
+    ncores=$(lscpu -p=CORE,SOCKET 2>/dev/null | grep -v '^#' | sort -u | grep -c .)
+    [ "${ncores:-0}" -gt 0 ] || ncores=$(nproc)
+    bind_core="--bind-to core"
+    bind_thread="--use-hwthread-cpus --bind-to hwthread"
+    local probe=(-n 2 "$build/tools/xchg-bench" -c alltoall -m 65536:65536 -a mpi -i 20 -x 2)
+    unset OMPI_MCA_btl_vader_single_copy_mechanism
+    if timeout -k 5 30 mpirun.openmpi $bind_core "${probe[@]}" >/dev/null 2>"$OUT/preflight.tmp"; then
+        echo "preflight: --bind-to core, CMA single copy: ok"
+    elif OMPI_MCA_btl_vader_single_copy_mechanism=none timeout -k 5 30 mpirun.openmpi $bind_core \
+             "${probe[@]}" >/dev/null 2>>"$OUT/preflight.tmp"; then
+        export OMPI_MCA_btl_vader_single_copy_mechanism=none
+        echo "preflight: CMA single copy FAILED; measuring with btl_vader_single_copy_mechanism=none"
+        head -5 "$OUT/preflight.tmp"
+    else
+        echo "preflight: binding FAILED; measuring with --bind-to none"
+        head -10 "$OUT/preflight.tmp"
+        bind_core="--bind-to none" bind_thread="--bind-to none"
+    fi
+    rm -f "$OUT/preflight.tmp"
+    echo "cores: $ncores, hardware threads: $(nproc); ranks: up to the cores $bind_core, then $bind_thread, then $bind_over"
+}
+
+# wall NAME CMD...: runs CMD, sets NAME to its seconds (empty when it failed)
+wall() {
+    local __name=$1 t0 t1
+    shift
+    t0=$(date +%s.%N)
+    if "$@" >/dev/null 2>&1; then
+        t1=$(date +%s.%N)
+        printf -v "$__name" '%s' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
+    else
+        echo "calibration: exit status $? (124: past its time limit) of: $*"
+        printf -v "$__name" '%s' ""
+    fi
+}
+
+# Iterations for step 2 from a short calibration. Per rank count: the
+# start-up of one mpirun (xchg-bench, one call) and one xchg-info (real.sh
+# asks it for the model's choice before each point); per collective, two
+# xchg-bench runs over every power of two between the smallest and the
+# largest size, every algorithm, 5 and 30 iterations (5 warm-up): their
+# difference is the time of 25 iterations of every row at every size, of which step 2's
+# sizes take the share their medians take (at least their share of the
+# sizes); what the 5-iteration run took beyond that is its fixed cost
+# (start-up, and per size the set-up, which a point of step 2 pays once).
+# A point of step 2 costs: start-ups + its size's set-up + (iterations +
+# 100 warm-up) x its iteration time (+10%: the model's choice is one row
+# more). Sets iters and predicted[NP]; returns 2 when it took more than a
+# third of step 2's time, 1 when a run failed.
+online_calibrate() {
+    local np coll min max tmp=$OUT/cal.tmp npts first=1 fixed=0 work=0
+    local s_run s_info wa wb
+    declare -A fixed_of work_of
+    min=$(printf '%s\n' $sizes | sort -n | head -1)
+    max=$(printf '%s\n' $sizes | sort -n | tail -1)
+    npts=$(printf '%s\n' $sizes | grep -c .)
+    for np in $np_list; do
+        local mpirun fixed_np=0 work_np=0
+        read -r -a mpirun <<<"$(mpirun_for "$np")"
+        local bench=(timeout -k 5 60 "${mpirun[@]}" -n "$np" "$build/tools/xchg-bench")
+        wall s_run "${bench[@]}" -c alltoall -m 16:16 -a mpi -i 1 -x 0
+        wall s_info env XCHG_ONLINE=0 timeout 30 "$build/tools/xchg-info" --select alltoall --bytes 1024 \
+            --ranks "$np" --ppn "$np" --top 0
+        [ -n "$s_run" ] && [ -n "$s_info" ] || { echo "calibration: start-up at $np ranks failed"; return 1; }
+        for coll in $colls; do
+            if [ $(($(date +%s) - online_t0)) -gt $((budget / 3)) ]; then
+                echo "calibration: past a third of step 2's time: stopping (a slow machine)"
+                return 2
+            fi
+            wall wa "${bench[@]}" -c "$coll" -m "$min:$max" --algo all -i 5 -x 5 --csv "$tmp"
+            wall wb "${bench[@]}" -c "$coll" -m "$min:$max" --algo all -i 30 -x 5 --csv "$tmp"
+            [ -n "$wa" ] && [ -n "$wb" ] || { echo "calibration: $coll at $np ranks failed"; return 1; }
+            if [ "$first" = 1 ]; then head -1 "$tmp" | sed 's/^/np,/' >"$OUT/online-calibration.csv"; first=0; fi
+            tail -n +2 "$tmp" | sed "s/^/$np,/" >>"$OUT/online-calibration.csv"
+            local line
+            line=$(awk -F, -v want=" $sizes " -v npts="$npts" -v wa="$wa" -v wb="$wb" -v sr="$s_run" -v si="$s_info" '
+                NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "S_bytes") s = i; if ($i == "median_us") m = i; if ($i == "status") st = i }; next }
+                { sizes[$s] = 1 }
+                $st == "ok" { all += $m; if (index(want, " " $s " ")) c7 += $m }
+                END {
+                    n = 0; for (x in sizes) n++
+                    b = (wb - wa) / 25                       # s per iteration of every row, every size
+                    if (b <= 0) b = wb / 35                  # noise: all of the longer run, an upper bound
+                    share = all > 0 ? c7 / all : 1
+                    if (share < npts / n) share = npts / n
+                    fixrun = wa - 10 * b; if (fixrun < sr) fixrun = sr
+                    point = si + sr + (fixrun - sr) / n      # fixed cost of one point
+                    printf "%.4f %.6f %d %.2f %.3f %.0f", npts * point, 1.1 * b * share, n, wa, wb - wa, c7
+                }' "$tmp")
+            local f w n
+            read -r f w n _ _ _ <<<"$line"
+            fixed_np=$(awk -v a="$fixed_np" -v b="$f" 'BEGIN { print a + b }')
+            work_np=$(awk -v a="$work_np" -v b="$w" 'BEGIN { print a + b }')
+            read -r _ _ _ wa_ d c7 <<<"$line"
+            printf 'calibration: %2d ranks %-9s start-ups %.2f + %.2f s; %d sizes: 5 iterations %.1f s, 25 more %.1f s; sum of medians at step 2 sizes %s us -> per point fixed %.2f s, per iteration of every point %.4f s\n' \
+                "$np" "$coll" "$s_run" "$s_info" "$n" "$wa_" "$d" "$c7" "$(awk -v f="$f" -v n="$npts" 'BEGIN { print f / n }')" "$w"
+        done
+        fixed_of[$np]=$fixed_np work_of[$np]=$work_np
+        fixed=$(awk -v a="$fixed" -v b="$fixed_np" 'BEGIN { print a + b }')
+        work=$(awk -v a="$work" -v b="$work_np" 'BEGIN { print a + b }')
+    done
+    rm -f "$tmp"
+    # what is left of the budget after the calibration
+    budget=$((budget - ($(date +%s) - online_t0)))
+    iters=$(awk -v b="$budget" -v f="$fixed" -v w="$work" \
+        'BEGIN { i = (b - f) / w - 100; i = int(i / 10) * 10; if (i > 2000) i = 2000; if (i < 100) i = 100; print i }')
+    for np in $np_list; do
+        predicted[$np]=$(awk -v f="${fixed_of[$np]}" -v w="${work_of[$np]}" -v i="$iters" 'BEGIN { printf "%.0f", f + w * (i + 100) }')
+        echo "calibration: $np ranks: expect ${predicted[$np]} s"
+    done
+    printf 'calibration: %.0f s fixed, %.3f s per iteration of everything: %s iterations (100..2000) for the %s s left\n' \
+        "$fixed" "$work" "$iters" "$budget"
+}
+
+# 2. Online selection, one rank per core: real.sh per rank count (each
+# with its own time limit), the results merged, evaluate.py's table.
+step_online() {
+    local np rc=0 res=docs/results/selection/online/real budget=${XCHG_DEVICE_ONLINE_S:-180}
+    local online_t0 deadline
+    online_t0=$(date +%s)
+    # a hard end for the whole step: the budget and a quarter
+    deadline=$((online_t0 + budget * 5 / 4))
+    online_preflight
+    if [ -n "${XCHG_DEVICE_ITERS:-}" ]; then
+        iters=$XCHG_DEVICE_ITERS
+        echo "iterations: $iters (XCHG_DEVICE_ITERS)"
+    else
+        online_calibrate
+        case $? in
+            0) ;;
+            2) iters=100; echo "calibration too slow: $iters iterations" ;;
+            *) iters=300; echo "calibration failed: $iters iterations" ;;
+        esac
+    fi
+    rm -f "$OUT/cal.tmp"
+    local merged=$OUT/online-results.csv
+    rm -f "$merged"
+    for np in $np_list; do
+        local t0 lim
+        t0=$(date +%s)
+        # twice what the calibration expects (with a fixed count: the whole
+        # budget), and 30 s, but not past the step's end
+        lim=$((2 * ${predicted[$np]:-$budget} + 30))
+        [ "$lim" -gt $((deadline - t0)) ] && lim=$((deadline - t0))
+        if [ "$lim" -lt 10 ]; then
+            echo "online: $np ranks: SKIPPED, the step's time is up"
+            rc=124
+            continue
+        fi
+        XCHG_ONLINE_NP=$np XCHG_ONLINE_SIZES=$sizes XCHG_ONLINE_COLLS=$colls XCHG_ONLINE_ITERS=$iters \
+        XCHG_ONLINE_MPIRUN=$(mpirun_for "$np") XCHG_ONLINE_BUILD=$build \
+            timeout -k 10 "$lim" bash docs/results/selection/online/real.sh
+        local r=$?
+        [ "$r" -ne 0 ] && rc=$r
+        if [ -s "$res/results.csv" ]; then
+            [ -s "$merged" ] || head -1 "$res/results.csv" >"$merged"
+            tail -n +2 "$res/results.csv" >>"$merged"
+        fi
+        echo "online: $np ranks ($(mpirun_for "$np")), $iters iterations: $(($(date +%s) - t0)) s (limit $lim s), status $r"
+    done
+    # the table over every rank count
+    if [ -s "$merged" ]; then
+        cp "$merged" "$res/results.csv"
+        python3 docs/results/selection/online/evaluate.py real &&
+            cp docs/results/selection/online/real.md "$OUT/online-real.md" && cat "$OUT/online-real.md"
+    fi
+    return $rc
+}
+
+# 3. A slot for more measurements (overhead, overlap). It has what the
+# steps above set up: $build (xchg-bench, xchg-info, ...; build more targets
+# with cmake --build "$build" --target T), mpirun_for NP (the binding
+# chosen), $ncores, $OUT (at most 2 more files come back: 8 in all).
+step_extra() {
+    :
+}
+
+echo "== machine"
+machine
+run_step build step_build
+[ -x "$build/tools/xchg-bench" ] || { echo "FAIL: no xchg-bench: stopping"; exit 1; }
+run_step gpu step_gpu
+run_step online step_online
+run_step extra step_extra
+echo "== all: $(($(date +%s) - start_all)) s"
+cat "$OUT/steps.csv"
+# the log complete before the files go back
+exec >&- 2>&-
+wait "$tee_pid" 2>/dev/null || sleep 1
