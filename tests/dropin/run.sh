@@ -16,7 +16,8 @@
 #             MPI_Allgatherv and the
 #             neighbourhood alltoallv (persistent MPI_Neighbor_alltoallv_init
 #             too: MPICH 4 is an MPI-4 library), the nonblocking and
-#             persistent (MPI-4's MPI_..._init) dense collectives.
+#             persistent (MPI-4's MPI_..._init) dense collectives, from C
+#             and Fortran (requests.F90; Open MPI: its Fortran ones pass).
 # A run under xchg must give the program's own PASS verdicts and, read from
 # XCHG_COUNT_FILE, exactly the calls the program says it made (so a call that
 # silently bypassed xchg, or was routed twice, fails); mpi4py must also give
@@ -344,6 +345,52 @@ test_fortran() {
     done
 }
 
+# Fortran's nonblocking and persistent collectives (requests.F90) in the
+# three bindings. MPICH's reach the C entry points (its mpi_f08 completion
+# functions are wrapped in fortran.c): every call counted as served by xchg.
+# Open MPI's Fortran bindings call PMPI_ directly, its nonblocking ones and
+# its MPI_Wait alike: they reach Open MPI unchanged (results right, nothing
+# counted). MPI_ALLTOALL_INIT, MPI_ALLGATHERV_INIT only on MPICH (MPI-4).
+test_fortran_requests() {
+    local np=$1 variant flags rc name
+    if ! command -v "$fc" >/dev/null || ! command -v gfortran >/dev/null; then
+        skip "$mpi Fortran requests: no $fc / gfortran"
+        return
+    fi
+    for variant in mpif mpi f08; do
+        case $variant in
+        mpif) flags="-fallow-argument-mismatch -w" ;;
+        mpi) flags="-DXCHG_USE_MPI -w" ;;
+        f08) flags="-DXCHG_USE_F08" ;;
+        esac
+        [ $mpi = mpich ] && flags+=" -DXCHG_HAVE_INIT"
+        name=$mpi-frequests-$variant
+        # shellcheck disable=SC2086
+        if ! "$fc" -O1 $flags -o "$work/fr_$variant" "$src/requests.F90" \
+            >"$work/$name.build.log" 2>&1; then
+            if [ $variant = f08 ] && grep -qi "mpi_f08" "$work/$name.build.log"; then
+                skip "$mpi Fortran requests, use mpi_f08: module not available"
+            else
+                fail "$mpi Fortran requests $variant: does not compile (log $work/$name.build.log)"
+            fi
+            continue
+        fi
+        launch "$name-ref" "$np" -- "$work/fr_$variant"
+        verdict "$mpi Fortran requests ($variant), np=$np, without xchg" $?
+        xlaunch "$name" "$np" -- "$work/fr_$variant"
+        rc=$?
+        verdict "$mpi Fortran requests ($variant), np=$np, under xchg-run" $rc || continue
+        if [ $mpi = mpich ]; then
+            check_counts "$name" "$np"
+        elif [ "$(counted "$name" ialltoall calls)" = 0 ] &&
+            [ "$(counted "$name" ialltoall to_mpi)" = 0 ]; then
+            pass "$mpi Fortran requests ($variant): passed to Open MPI unchanged"
+        else
+            fail "$mpi Fortran requests ($variant): unexpected counts ($work/$name.counts)"
+        fi
+    done
+}
+
 # The digest line of the latest log.
 digest() { sed -n 's/^digest //p' "$last_log" | tail -1; }
 
@@ -531,6 +578,7 @@ if [ "$ompi_build" != - ]; then
         test_requests "1 2 3 4"
         test_linked
         test_fortran 3
+        test_fortran_requests 3
         test_mpi4py
         test_mpi4py_fft
         test_fftw
@@ -547,6 +595,7 @@ if [ "$mpich_build" != - ]; then
         test_neighbor 3
         test_requests "1 2 3 4"
         test_fortran 3
+        test_fortran_requests 3
     fi
 fi
 
