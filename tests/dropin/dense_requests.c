@@ -24,6 +24,8 @@
  * Rank 0 prints one PASS/FAIL line per check, the calls made per rank
  * ("calls ..." routed, "to_mpi ..." passed to MPI, by the names of
  * XCHG_COUNT_FILE) and "requests: N passed, N failed"; exits 1 on failure.
+ * One file of about 570 lines: run.sh builds each test program here from one
+ * source with the MPI's compiler wrapper, and its cases share one table.
  */
 #include <mpi.h>
 #include <stdio.h>
