@@ -98,7 +98,8 @@ xchg_launch(tune-install       openmpi 120 "quick;full" COMMAND tests/check-tune
 xchg_launch(threads            openmpi 300 "quick;full" NP 4 COMMAND $<TARGET_FILE:xchg-threads>)
 
 # The drop-in library under programs nobody here wrote (tests/dropin/run.sh):
-# mpi4py, FFTW, Fortran, edge cases, neighbourhood requests.
+# mpi4py, FFTW, Fortran, edge cases, neighbourhood requests, the dense
+# nonblocking and persistent forms (C and Fortran).
 xchg_launch(dropin-openmpi     openmpi 300 "quick;full;dropin" COMMAND bash tests/dropin/run.sh ${build} -)
 xchg_launch(dropin-mpich       mpich   300 "full;dropin"       COMMAND bash tests/dropin/run.sh - ${build})
 

@@ -244,17 +244,26 @@ int xchg_ip_waitsome(int incount, MPI_Request requests[], int *outcount, int ind
     return rc;
 }
 
-int xchg_ip_start(MPI_Request *request)
+int xchg_ip_start_ours(MPI_Request *request, int *ours)
 {
-    if (none_live()) return PMPI_Start(request);
+    *ours = 0;
+    if (none_live()) return MPI_SUCCESS;
     pthread_mutex_lock(&table_lock);
     entry *e = find(*request);
-    int rc;
-    if (!e) rc = PMPI_Start(request);
-    else if (e->active) rc = MPI_ERR_REQUEST; /* started twice */
-    else if ((rc = XCHG_Start(&e->xreq)) == MPI_SUCCESS) e->active = 1;
+    int rc = MPI_SUCCESS;
+    if (e) {
+        *ours = 1;
+        if (e->active) rc = MPI_ERR_REQUEST; /* started twice */
+        else if ((rc = XCHG_Start(&e->xreq)) == MPI_SUCCESS) e->active = 1;
+    }
     pthread_mutex_unlock(&table_lock);
     return rc;
+}
+
+int xchg_ip_start(MPI_Request *request)
+{
+    int ours, rc = xchg_ip_start_ours(request, &ours);
+    return ours ? rc : PMPI_Start(request);
 }
 
 int xchg_ip_startall(int count, MPI_Request requests[])
@@ -267,20 +276,47 @@ int xchg_ip_startall(int count, MPI_Request requests[])
     return MPI_SUCCESS;
 }
 
-int xchg_ip_request_free(MPI_Request *request)
+int xchg_ip_request_release(MPI_Request request)
 {
-    if (none_live()) return PMPI_Request_free(request);
-    int rc = drive_all(1, request); /* an xchg exchange in flight completes first */
+    if (none_live()) return MPI_SUCCESS;
+    int rc = drive_all(1, &request); /* an xchg exchange in flight completes first */
     if (rc != MPI_SUCCESS) return rc;
     pthread_mutex_lock(&table_lock);
-    entry *e = find(*request);
+    entry *e = find(request);
     if (e) { /* a persistent one: the xchg request goes with its handle */
         rc = XCHG_Request_free(&e->xreq);
         unlink_entry(e);
     }
     pthread_mutex_unlock(&table_lock);
-    int rc2 = PMPI_Request_free(request);
-    return rc != MPI_SUCCESS ? rc : rc2;
+    return rc;
+}
+
+int xchg_ip_request_free(MPI_Request *request)
+{
+    if (none_live()) return PMPI_Request_free(request);
+    int rc = xchg_ip_request_release(*request);
+    if (rc != MPI_SUCCESS) return rc;
+    return PMPI_Request_free(request);
+}
+
+int xchg_ip_requests_live(void)
+{
+    return !none_live();
+}
+
+int xchg_ip_requests_drive(int count, const MPI_Request requests[], int until_done,
+                           int *pending)
+{
+    int unused;
+    if (none_live()) {
+        if (pending) *pending = 0;
+        return MPI_SUCCESS;
+    }
+    if (until_done) {
+        if (pending) *pending = 0;
+        return drive_all(count, requests);
+    }
+    return drive_array(count, requests, pending ? pending : &unused);
 }
 
 int xchg_ip_request_get_status(MPI_Request request, int *flag, MPI_Status *status)

@@ -29,6 +29,23 @@ int xchg_ip_request_nonblocking(XCHG_Request xreq, MPI_Request *handle);
 /* Pair an inactive persistent xchg request with a new persistent handle. */
 int xchg_ip_request_persistent(XCHG_Request xreq, MPI_Request *handle);
 
+/* For entry points whose MPI library reaches its own completion functions
+ * by another way than the C MPI_Wait, ... (MPICH's mpi_f08 bindings call
+ * PMPI_Wait; fortran.c wraps them): */
+/* 1 while any xchg request exists (one atomic load). */
+int xchg_ip_requests_live(void);
+/* Advance the xchg requests among `requests`: each once (until_done 0;
+ * *pending: how many are still in flight, may be NULL) or until all have
+ * completed. Their handles then report completion to the MPI library. */
+int xchg_ip_requests_drive(int count, const MPI_Request requests[], int until_done,
+                           int *pending);
+/* If `request` stands for a persistent xchg request (*ours = 1), start it;
+ * else *ours = 0 and nothing happens. */
+int xchg_ip_start_ours(MPI_Request *request, int *ours);
+/* Before the MPI library frees `request`: if it stands for an xchg request,
+ * complete and free that (the handle itself is the MPI library's to free). */
+int xchg_ip_request_release(MPI_Request request);
+
 int xchg_ip_wait(MPI_Request *request, MPI_Status *status);
 int xchg_ip_test(MPI_Request *request, int *flag, MPI_Status *status);
 int xchg_ip_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);

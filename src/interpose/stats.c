@@ -22,13 +22,50 @@
 _Atomic int xchg_ip_stats_state = -1;
 
 static const char *const coll_names[XCHG_IP_NCOLL] = {
-    [XCHG_IP_ALLTOALL] = "alltoall", [XCHG_IP_ALLTOALLV] = "alltoallv",
-    [XCHG_IP_ALLGATHER] = "allgather", [XCHG_IP_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv",
-    [XCHG_IP_ALLTOALLW] = "alltoallw", [XCHG_IP_ALLGATHERV] = "allgatherv"};
+    [XCHG_IP_ALLTOALL] = "alltoall",
+    [XCHG_IP_ALLTOALLV] = "alltoallv",
+    [XCHG_IP_ALLGATHER] = "allgather",
+    [XCHG_IP_NEIGHBOR_ALLTOALLV] = "neighbor_alltoallv",
+    [XCHG_IP_ALLTOALLW] = "alltoallw",
+    [XCHG_IP_ALLGATHERV] = "allgatherv",
+    [XCHG_IP_IALLTOALL] = "ialltoall",
+    [XCHG_IP_IALLTOALLV] = "ialltoallv",
+    [XCHG_IP_IALLTOALLW] = "ialltoallw",
+    [XCHG_IP_IALLGATHER] = "iallgather",
+    [XCHG_IP_IALLGATHERV] = "iallgatherv",
+    [XCHG_IP_ALLTOALL_INIT] = "alltoall_init",
+    [XCHG_IP_ALLTOALLV_INIT] = "alltoallv_init",
+    [XCHG_IP_ALLTOALLW_INIT] = "alltoallw_init",
+    [XCHG_IP_ALLGATHER_INIT] = "allgather_init",
+    [XCHG_IP_ALLGATHERV_INIT] = "allgatherv_init"};
+
+/* Each form's collective: the blocking form of the same name. */
+static const xchg_ip_coll blocking_form[XCHG_IP_NCOLL] = {
+    [XCHG_IP_ALLTOALL] = XCHG_IP_ALLTOALL,
+    [XCHG_IP_ALLTOALLV] = XCHG_IP_ALLTOALLV,
+    [XCHG_IP_ALLGATHER] = XCHG_IP_ALLGATHER,
+    [XCHG_IP_NEIGHBOR_ALLTOALLV] = XCHG_IP_NEIGHBOR_ALLTOALLV,
+    [XCHG_IP_ALLTOALLW] = XCHG_IP_ALLTOALLW,
+    [XCHG_IP_ALLGATHERV] = XCHG_IP_ALLGATHERV,
+    [XCHG_IP_IALLTOALL] = XCHG_IP_ALLTOALL,
+    [XCHG_IP_IALLTOALLV] = XCHG_IP_ALLTOALLV,
+    [XCHG_IP_IALLTOALLW] = XCHG_IP_ALLTOALLW,
+    [XCHG_IP_IALLGATHER] = XCHG_IP_ALLGATHER,
+    [XCHG_IP_IALLGATHERV] = XCHG_IP_ALLGATHERV,
+    [XCHG_IP_ALLTOALL_INIT] = XCHG_IP_ALLTOALL,
+    [XCHG_IP_ALLTOALLV_INIT] = XCHG_IP_ALLTOALLV,
+    [XCHG_IP_ALLTOALLW_INIT] = XCHG_IP_ALLTOALLW,
+    [XCHG_IP_ALLGATHER_INIT] = XCHG_IP_ALLGATHER,
+    [XCHG_IP_ALLGATHERV_INIT] = XCHG_IP_ALLGATHERV};
 
 const char *xchg_ip_coll_name(xchg_ip_coll coll)
 {
     return coll_names[coll];
+}
+
+const char *xchg_ip_coll_collective(xchg_ip_coll coll)
+{
+    return coll_names[blocking_form[coll]];
 }
 
 typedef struct {

@@ -22,11 +22,27 @@ typedef enum {
     XCHG_IP_NEIGHBOR_ALLTOALLV,
     XCHG_IP_ALLTOALLW,
     XCHG_IP_ALLGATHERV,
+    /* the nonblocking forms (MPI_Ialltoall, ...): counted when started */
+    XCHG_IP_IALLTOALL,
+    XCHG_IP_IALLTOALLV,
+    XCHG_IP_IALLTOALLW,
+    XCHG_IP_IALLGATHER,
+    XCHG_IP_IALLGATHERV,
+    /* the persistent forms (MPI_Alltoall_init, MPIX_Alltoall_init, ...):
+     * counted at init; their starts are not counted */
+    XCHG_IP_ALLTOALL_INIT,
+    XCHG_IP_ALLTOALLV_INIT,
+    XCHG_IP_ALLTOALLW_INIT,
+    XCHG_IP_ALLGATHER_INIT,
+    XCHG_IP_ALLGATHERV_INIT,
     XCHG_IP_NCOLL
 } xchg_ip_coll;
 
-/* The collective's name as xchg spells it ("alltoall", ...). */
+/* The name of the call's form in the summary and XCHG_COUNT_FILE
+ * ("alltoall", "ialltoall", "alltoall_init", ...). */
 const char *xchg_ip_coll_name(xchg_ip_coll coll);
+/* The collective as xchg's selection names it ("alltoall" for all three forms). */
+const char *xchg_ip_coll_collective(xchg_ip_coll coll);
 
 /* -1: environment not read yet, 0: off, 1: on. */
 extern _Atomic int xchg_ip_stats_state;

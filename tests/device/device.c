@@ -22,8 +22,9 @@
  * Built twice: against xchg (XCHG_ calls), and with -DDROPIN as a plain MPI
  * program run under the drop-in (libxchg-mpi.so preloaded), which finds
  * XCHG_Last_error and XCHG_Comm_get_algorithm with dlsym. The drop-in routes
- * the blocking and neighbourhood calls (and MPI-4's
- * MPI_Neighbor_alltoallv_init), so those are what it calls there.
+ * the blocking, nonblocking and persistent dense calls (MPI-4's
+ * MPI_Alltoall_init, ... or Open MPI's MPIX_ ones) and the neighbourhood
+ * ones, so those are what it calls there.
  * Prints "N passed, N failed" (all ranks) on rank 0.
  */
 #include <dlfcn.h>
@@ -35,6 +36,17 @@
 #include <sys/mman.h>
 
 #ifdef DROPIN
+/* The persistent collectives the drop-in routes, by this MPI's name for them. */
+#if MPI_VERSION >= 4
+#define DEVICE_INIT(coll) MPI_##coll##_init
+#elif defined(OPEN_MPI) && OPEN_MPI && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#ifdef OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define DEVICE_INIT(coll) MPIX_##coll##_init
+#endif
+#endif
+#endif
 #define CALL(name) MPI_##name
 static const char *(*last_error)(void); /* found with dlsym: NULL without the drop-in */
 static int (*get_algorithm)(MPI_Comm, const char *, int, long long, char *, int);
@@ -182,9 +194,9 @@ static void dense_cases(void)
         counts[p] = BLOCK, displs[p] = p * BLOCK, bdispls[p] = p * BLOCK * (int)sizeof(int),
         types[p] = MPI_INT;
     for (int l = SEND_DEVICE; l <= HOST_ONLY; l++) {
-        for (int form = 0; form < 2; form++) { /* 0 blocking, 1 persistent */
-#ifdef DROPIN
-            if (form == 1) continue; /* MPI_Alltoall_init etc. are not routed */
+        for (int form = 0; form < 3; form++) { /* 0 blocking, 1 persistent, 2 nonblocking */
+#if defined(DROPIN) && !defined(DEVICE_INIT)
+            if (form == 1) continue; /* this MPI has no persistent collectives */
 #endif
             for (int coll = 0; coll < 4; coll++) {
                 static const char *const names[] = {"alltoall", "alltoallv", "allgather",
@@ -192,8 +204,9 @@ static void dense_cases(void)
                 const void *send;
                 int *recv, rc, n = size * BLOCK;
                 char what[160];
-                snprintf(what, sizeof what, "%s %s, %s", form ? "persistent" : "blocking",
-                         names[coll], layout_names[l]);
+                static const char *const forms[] = {"blocking", "persistent", "nonblocking"};
+                snprintf(what, sizeof what, "%s %s, %s", forms[form], names[coll],
+                         layout_names[l]);
                 buffers((layout)l, coll == 2 ? 1 : size, n, &send, &recv);
                 int saved[n]; /* in place: what a refused call must leave */
                 memcpy(saved, recv, sizeof saved);
@@ -212,7 +225,58 @@ static void dense_cases(void)
                         rc = CALL(Alltoallw)(send, counts, bdispls, types, recv, counts,
                                              bdispls, types, MPI_COMM_WORLD);
                 }
-#ifndef DROPIN
+#ifdef DROPIN
+                else { /* MPI_Alltoall_init (MPIX_ on Open MPI 4.1), MPI_Ialltoall, ... */
+                    MPI_Request req = MPI_REQUEST_NULL;
+                    if (form == 2 && coll == 0)
+                        rc = MPI_Ialltoall(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT,
+                                           MPI_COMM_WORLD, &req);
+                    else if (form == 2 && coll == 1)
+                        rc = MPI_Ialltoallv(send, counts, displs, MPI_INT, recv, counts, displs,
+                                            MPI_INT, MPI_COMM_WORLD, &req);
+                    else if (form == 2 && coll == 2)
+                        rc = MPI_Iallgather(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT,
+                                            MPI_COMM_WORLD, &req);
+                    else if (form == 2)
+                        rc = MPI_Ialltoallw(send, counts, bdispls, types, recv, counts, bdispls,
+                                            types, MPI_COMM_WORLD, &req);
+#ifdef DEVICE_INIT
+                    else if (coll == 0)
+                        rc = DEVICE_INIT(Alltoall)(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT,
+                                                   MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+                    else if (coll == 1)
+                        rc = DEVICE_INIT(Alltoallv)(send, counts, displs, MPI_INT, recv, counts,
+                                                    displs, MPI_INT, MPI_COMM_WORLD,
+                                                    MPI_INFO_NULL, &req);
+                    else if (coll == 2)
+                        rc = DEVICE_INIT(Allgather)(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT,
+                                                    MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+                    else
+                        rc = DEVICE_INIT(Alltoallw)(send, counts, bdispls, types, recv, counts,
+                                                    bdispls, types, MPI_COMM_WORLD,
+                                                    MPI_INFO_NULL, &req);
+                    if (rc == MPI_SUCCESS && form == 1) rc = MPI_Start(&req);
+#endif
+                    if (rc == MPI_SUCCESS) rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+                    if (req != MPI_REQUEST_NULL) MPI_Request_free(&req);
+                }
+#else
+                else if (form == 2) {
+                    XCHG_Request req = XCHG_REQUEST_NULL;
+                    if (coll == 0)
+                        rc = XCHG_Ialltoall(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT,
+                                            MPI_COMM_WORLD, &req);
+                    else if (coll == 1)
+                        rc = XCHG_Ialltoallv(send, counts, displs, MPI_INT, recv, counts, displs,
+                                             MPI_INT, MPI_COMM_WORLD, &req);
+                    else if (coll == 2)
+                        rc = XCHG_Iallgather(send, BLOCK, MPI_INT, recv, BLOCK, MPI_INT,
+                                             MPI_COMM_WORLD, &req);
+                    else
+                        rc = XCHG_Ialltoallw(send, counts, bdispls, types, recv, counts, bdispls,
+                                             types, MPI_COMM_WORLD, &req);
+                    if (rc == MPI_SUCCESS) rc = XCHG_Wait(&req, MPI_STATUS_IGNORE);
+                }
                 else {
                     XCHG_Request req = XCHG_REQUEST_NULL;
                     if (coll == 0)

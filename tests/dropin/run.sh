@@ -9,12 +9,15 @@
 #             derived datatypes (alltoallw.c), MPI_Allgatherv (uneven, zero,
 #             in place; allgatherv.c), the
 #             neighbourhood alltoallv (blocking, nonblocking with every
-#             completion function; neighbor.c), and a program linked with
-#             -lxchg-mpi instead of preloading;
+#             completion function; neighbor.c), the nonblocking and
+#             persistent (MPIX_..._init) dense collectives (dense_requests.c),
+#             and a program linked with -lxchg-mpi instead of preloading;
 #   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases, alltoallw.c,
 #             MPI_Allgatherv and the
 #             neighbourhood alltoallv (persistent MPI_Neighbor_alltoallv_init
-#             too: MPICH 4 is an MPI-4 library).
+#             too: MPICH 4 is an MPI-4 library), the nonblocking and
+#             persistent (MPI-4's MPI_..._init) dense collectives, from C
+#             and Fortran (requests.F90; Open MPI: its Fortran ones pass).
 # A run under xchg must give the program's own PASS verdicts and, read from
 # XCHG_COUNT_FILE, exactly the calls the program says it made (so a call that
 # silently bypassed xchg, or was routed twice, fails); mpi4py must also give
@@ -116,9 +119,15 @@ counted() {
     sed -n "s/^$2 .*\\b$3=\\([0-9]*\\).*/\\1/p" "$work/$1.counts" 2>/dev/null
 }
 
+# Every form XCHG_COUNT_FILE counts (src/interpose/stats.c).
+counted_forms="alltoall alltoallv allgather neighbor_alltoallv alltoallw allgatherv
+    ialltoall ialltoallv ialltoallw iallgather iallgatherv
+    alltoall_init alltoallv_init alltoallw_init allgather_init allgatherv_init"
+
 # check_counts NAME NP: the program's "calls alltoall=A alltoallv=V
-# allgather=G [neighbor_alltoallv=N] [alltoallw=W]" (per rank) times NP must equal what reached xchg, and its
-# "to_mpi ..." line (or 0) what xchg passed to MPI.
+# allgather=G [neighbor_alltoallv=N] [alltoallw=W] [ialltoall=I ...]" (per
+# rank; a form it does not name: 0) times NP must equal what reached xchg,
+# and its "to_mpi ..." line (or 0) what xchg passed to MPI.
 check_counts() {
     local name=$1 np=$2 line coll want got ok=1 detail=''
     if [ ! -s "$work/$name.counts" ]; then
@@ -127,12 +136,13 @@ check_counts() {
     fi
     for kind in calls to_mpi; do
         line=$(grep -E "^$kind alltoall=" "$last_log" | tail -1)
-        for coll in alltoall alltoallv allgather neighbor_alltoallv alltoallw allgatherv; do
+        for coll in $counted_forms; do
             want=0
             [ -n "$line" ] && want=$(sed -n "s/.*\\b$coll=\\([0-9]*\\).*/\\1/p" <<<"$line")
             want=$((want * np))
             got=$(counted "$name" "$coll" "$kind")
-            detail+=" $coll $kind=${got:-?}"
+            # the forms the program used, and any mismatch
+            [ "${got:-x}" = 0 ] && [ "$want" = 0 ] || detail+=" $coll $kind=${got:-?}"
             [ "${got:-x}" = "$want" ] || { ok=0; detail+="(expected $want)"; }
         done
     done
@@ -149,9 +159,12 @@ check_library() {
     local leaks want missing=''
     leaks=$(nm -D --undefined-only "$lib" | awk '{print $NF}' | grep -E '^MPI_[A-Z]' | tr '\n' ' ')
     want="MPI_Alltoall MPI_Alltoallv MPI_Alltoallw MPI_Allgather MPI_Allgatherv MPI_Finalize
+        MPI_Ialltoall MPI_Ialltoallv MPI_Ialltoallw MPI_Iallgather MPI_Iallgatherv
         mpi_finalize_f08_ MPI_Neighbor_alltoallv MPI_Ineighbor_alltoallv MPI_Wait MPI_Waitall
         MPI_Test MPI_Start MPI_Request_free"
-    [ $mpi = mpich ] && want+=" MPI_Neighbor_alltoallv_init"
+    local persistent="Alltoall_init Alltoallv_init Alltoallw_init Allgather_init Allgatherv_init"
+    [ $mpi = mpich ] && want+=" MPI_Neighbor_alltoallv_init ${persistent//A/MPI_A}"
+    [ $mpi = openmpi ] && want+=" ${persistent//A/MPIX_A}"
     [ $mpi = openmpi ] && want+=" mpi_alltoall_ mpi_alltoallv_ mpi_alltoallw_ mpi_allgather_ mpi_finalize_
         MPI_ALLTOALL mpi_alltoall mpi_alltoall__ mpi_alltoall_f08_ mpi_allgatherv_ MPI_ALLGATHERV"
     for sym in $want; do
@@ -262,6 +275,45 @@ test_neighbor() {
     fi
 }
 
+# The nonblocking and persistent dense collectives (dense_requests.c):
+# every form, checked byte for byte against the MPI library's own, in mixed
+# request arrays; every call counted under its form's name (ialltoall,
+# alltoall_init, ...), inter-communicator calls passed to MPI. With the
+# default selection on NP ranks, and on 4 ranks with other algorithms on
+# virtual nodes of 2 and with `mpi`. Without xchg only under Open MPI:
+# MPICH 4.0's own MPI_Ialltoallw and MPI_Alltoallw_init with MPI_IN_PLACE
+# return wrong data (and then crash), which xchg does not share.
+test_requests() {
+    local nps=$1 np rc name setting
+    if ! "$cc" -O1 -w -o "$work/dense_requests" "$src/dense_requests.c" \
+        >"$work/dense_requests.build.log" 2>&1; then
+        fail "$mpi requests: does not compile (log $work/dense_requests.build.log)"
+        return
+    fi
+    if [ $mpi = openmpi ]; then
+        launch "$mpi-requests-ref" 4 -- "$work/dense_requests"
+        verdict "$mpi requests, np=4, without xchg" $?
+    fi
+    for np in $nps; do
+        name=$mpi-requests-$np
+        xlaunch "$name" "$np" -- "$work/dense_requests"
+        rc=$?
+        verdict "$mpi requests, np=$np, under xchg-run" $rc && check_counts "$name" "$np"
+    done
+    for setting in others mpi; do
+        name=$mpi-requests-$setting
+        case $setting in
+        others) xlaunch "$name" 4 XCHG_ALLTOALL=bruck XCHG_ALLTOALLV=hierarchical \
+                    XCHG_ALLTOALLW=node_aware XCHG_ALLGATHER=ring XCHG_ALLGATHERV=recursive_doubling \
+                    XCHG_VIRTUAL_NODES=2 -- "$work/dense_requests" ;;
+        mpi) xlaunch "$name" 4 XCHG_ALLTOALL=mpi XCHG_ALLTOALLV=mpi XCHG_ALLTOALLW=mpi \
+                 XCHG_ALLGATHER=mpi XCHG_ALLGATHERV=mpi -- "$work/dense_requests" ;;
+        esac
+        rc=$?
+        verdict "$mpi requests, np=4, under xchg-run ($setting)" $rc && check_counts "$name" 4
+    done
+}
+
 test_fortran() {
     local np=$1 variant flags rc
     if ! command -v "$fc" >/dev/null || ! command -v gfortran >/dev/null; then
@@ -290,6 +342,52 @@ test_fortran() {
         rc=$?
         verdict "$mpi Fortran ($variant), np=$np, under xchg-run" $rc &&
             check_counts "$mpi-fortran-$variant" "$np"
+    done
+}
+
+# Fortran's nonblocking and persistent collectives (requests.F90) in the
+# three bindings. MPICH's reach the C entry points (its mpi_f08 completion
+# functions are wrapped in fortran.c): every call counted as served by xchg.
+# Open MPI's Fortran bindings call PMPI_ directly, its nonblocking ones and
+# its MPI_Wait alike: they reach Open MPI unchanged (results right, nothing
+# counted). MPI_ALLTOALL_INIT, MPI_ALLGATHERV_INIT only on MPICH (MPI-4).
+test_fortran_requests() {
+    local np=$1 variant flags rc name
+    if ! command -v "$fc" >/dev/null || ! command -v gfortran >/dev/null; then
+        skip "$mpi Fortran requests: no $fc / gfortran"
+        return
+    fi
+    for variant in mpif mpi f08; do
+        case $variant in
+        mpif) flags="-fallow-argument-mismatch -w" ;;
+        mpi) flags="-DXCHG_USE_MPI -w" ;;
+        f08) flags="-DXCHG_USE_F08" ;;
+        esac
+        [ $mpi = mpich ] && flags+=" -DXCHG_HAVE_INIT"
+        name=$mpi-frequests-$variant
+        # shellcheck disable=SC2086
+        if ! "$fc" -O1 $flags -o "$work/fr_$variant" "$src/requests.F90" \
+            >"$work/$name.build.log" 2>&1; then
+            if [ $variant = f08 ] && grep -qi "mpi_f08" "$work/$name.build.log"; then
+                skip "$mpi Fortran requests, use mpi_f08: module not available"
+            else
+                fail "$mpi Fortran requests $variant: does not compile (log $work/$name.build.log)"
+            fi
+            continue
+        fi
+        launch "$name-ref" "$np" -- "$work/fr_$variant"
+        verdict "$mpi Fortran requests ($variant), np=$np, without xchg" $?
+        xlaunch "$name" "$np" -- "$work/fr_$variant"
+        rc=$?
+        verdict "$mpi Fortran requests ($variant), np=$np, under xchg-run" $rc || continue
+        if [ $mpi = mpich ]; then
+            check_counts "$name" "$np"
+        elif [ "$(counted "$name" ialltoall calls)" = 0 ] &&
+            [ "$(counted "$name" ialltoall to_mpi)" = 0 ]; then
+            pass "$mpi Fortran requests ($variant): passed to Open MPI unchanged"
+        else
+            fail "$mpi Fortran requests ($variant): unexpected counts ($work/$name.counts)"
+        fi
     done
 }
 
@@ -477,8 +575,10 @@ if [ "$ompi_build" != - ]; then
         test_alltoallw 4
         test_allgatherv 5
         test_neighbor 5
+        test_requests "1 2 3 4"
         test_linked
         test_fortran 3
+        test_fortran_requests 3
         test_mpi4py
         test_mpi4py_fft
         test_fftw
@@ -493,7 +593,9 @@ if [ "$mpich_build" != - ]; then
         test_alltoallw 3
         test_allgatherv 3
         test_neighbor 3
+        test_requests "1 2 3 4"
         test_fortran 3
+        test_fortran_requests 3
     fi
 fi
 
