@@ -295,6 +295,12 @@ int XCHG_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      void *recvbuf, const int recvcounts[], const int displs[],
                      MPI_Datatype recvtype, MPI_Comm comm, XCHG_Request *request);
 
+/* Advance every outstanding nonblocking call and persistent start of this
+ * process once (what XCHG_Test does for all of them); *pending (may be
+ * NULL): whether any is still in flight. For programs that compute long
+ * between a start and its wait and want their exchanges to move on. */
+int XCHG_Progress(int *pending);
+
 int XCHG_Start(XCHG_Request *request);
 int XCHG_Startall(int count, XCHG_Request requests[]);
 

@@ -251,6 +251,13 @@ int XCHG_Start(XCHG_Request *request)
     return MPI_SUCCESS; /* the exchange's own errors are reported at completion */
 }
 
+int XCHG_Progress(int *pending)
+{
+    xchg_progress();
+    if (pending) *pending = xchg_tasks_outstanding();
+    return MPI_SUCCESS;
+}
+
 int XCHG_Startall(int count, XCHG_Request requests[])
 {
     if (count < 0 || (count > 0 && !requests))

@@ -166,16 +166,33 @@ static int drive_all(int count, const MPI_Request requests[])
 
 /* ---- the MPI completion functions ----------------------------------------- */
 
+/* Advance xchg's outstanding calls (every one, not only those in the array:
+ * a program that waits for its own messages must move xchg's too); whether
+ * any is still in flight. While one is, a wait must not block inside the
+ * MPI library: it polls instead. */
+static int xchg_busy(void)
+{
+    int pending = 0;
+    if (none_live()) return 0;
+    XCHG_Progress(&pending);
+    return pending;
+}
+
 int xchg_ip_wait(MPI_Request *request, MPI_Status *status)
 {
     if (none_live()) return PMPI_Wait(request, status);
-    int rc = drive_all(1, request);
+    int flag = 0, rc = drive_all(1, request);
+    while (rc == MPI_SUCCESS && xchg_busy()) {
+        rc = PMPI_Test(request, &flag, status);
+        if (flag) return rc;
+    }
     return rc != MPI_SUCCESS ? rc : PMPI_Wait(request, status);
 }
 
 int xchg_ip_test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     if (none_live()) return PMPI_Test(request, flag, status);
+    xchg_busy();
     int pending, rc = drive_array(1, request, &pending);
     if (rc != MPI_SUCCESS) return rc;
     if (pending) { /* an inactive persistent handle would report completion */
@@ -188,13 +205,18 @@ int xchg_ip_test(MPI_Request *request, int *flag, MPI_Status *status)
 int xchg_ip_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     if (none_live()) return PMPI_Waitall(count, requests, statuses);
-    int rc = drive_all(count, requests);
+    int flag = 0, rc = drive_all(count, requests);
+    while (rc == MPI_SUCCESS && xchg_busy()) {
+        rc = PMPI_Testall(count, requests, &flag, statuses);
+        if (flag) return rc;
+    }
     return rc != MPI_SUCCESS ? rc : PMPI_Waitall(count, requests, statuses);
 }
 
 int xchg_ip_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     if (none_live()) return PMPI_Testall(count, requests, flag, statuses);
+    xchg_busy();
     int pending, rc = drive_array(count, requests, &pending);
     if (rc != MPI_SUCCESS) return rc;
     if (pending) {
@@ -208,6 +230,7 @@ int xchg_ip_testany(int count, MPI_Request requests[], int *index, int *flag,
                     MPI_Status *status)
 {
     if (none_live()) return PMPI_Testany(count, requests, index, flag, status);
+    xchg_busy();
     int pending, rc = drive_array(count, requests, &pending);
     if (rc == MPI_SUCCESS) rc = PMPI_Testany(count, requests, index, flag, status);
     /* "no active request" is not true while an xchg request is in flight */
@@ -228,6 +251,7 @@ int xchg_ip_testsome(int incount, MPI_Request requests[], int *outcount, int ind
                      MPI_Status statuses[])
 {
     if (none_live()) return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    xchg_busy();
     int pending, rc = drive_array(incount, requests, &pending);
     if (rc == MPI_SUCCESS) rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
     if (rc == MPI_SUCCESS && *outcount == MPI_UNDEFINED && pending) *outcount = 0;
