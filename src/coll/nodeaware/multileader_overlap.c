@@ -9,6 +9,12 @@
  * and scatter one after the other; the overlap of the three described here
  * is ours, not theirs. leaders=1 is the overlapped hierarchical algorithm.
  *
+ * Length: about 600 lines, a hundred of them this comment, kept in one file
+ * on purpose: the member's and the leader's sides of one schedule, whose
+ * tags, slots and buffer lifetimes (below) are checked against each other;
+ * the staged receives and the arrival loop are shared with overlap.c
+ * (staged.c).
+ *
  * Groups. Node n's Q ranks form k' = min(k, Q) groups of consecutive local
  * ranks [floor(j Q/k'), floor((j+1) Q/k')), each led by its lowest local rank
  * (multileader's grouping; the xchg topology, so XCHG_VIRTUAL_NODES, uneven
