@@ -100,7 +100,7 @@
  *       the machine's NUMA domains or sockets inside each node (as the
  *       node-aware family's groups=, nodeaware/regions.c). Smaller regions
  *       trade fewer ranks per aggregation step for more inter-region pairs.
-  *
+ *
  * Files: this one (the algorithm, its regions and its descriptor);
  * locality.h lists the plan builder's steps, one file each
  * (locality_plan*.c), and the run (locality_run.c).
