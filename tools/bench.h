@@ -130,6 +130,9 @@ void bench_workload_free(bench_workload *w);
 int bench_call(const bench_options *opt, bench_workload *w, int use_mpi, MPI_Comm comm);
 /* Fill the receive buffer with a sentinel, so untouched bytes are compared too. */
 void bench_clear_recv(bench_workload *w, char *buf);
+/* xchg-bench's options from the command line (bench_options.c): 0 run,
+ * 1 exit successfully (help), 2 usage error (reported by rank 0). */
+int bench_parse_options(int argc, char **argv, bench_options *o, int rank);
 /* Sizes to run: powers of two from -m (fft patterns: one fixed size). */
 int bench_sizes(const bench_options *opt, int nranks, int64_t *sizes, int max_sizes);
 

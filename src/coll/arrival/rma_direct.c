@@ -93,96 +93,20 @@
  * baseline waits on ranks one at a time but every rank announces (zerocopy)
  * or sends everything (copy) before it waits for anything it receives, and
  * a rank announces before it waits on anyone, so no cycle of waits forms.
+ *
+ * Files: this one (plan, copy scheme, run, descriptor); rma_direct.h (the
+ * plan's state, the window layout, the flag operations); the zerocopy
+ * scheme in rma_direct_zerocopy.c.
  */
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/context.h"
-#include "../../core/error.h"
-#include "../../core/plan.h"
+#include "rma_direct.h"
 
 enum { PARAM_SCHEME, PARAM_THRESHOLD, PARAM_AWARE };
 enum { SCHEME_COPY, SCHEME_ZEROCOPY, SCHEME_AUTO };
 static const char *const scheme_names[] = {"copy", "zerocopy", "auto", NULL};
-
-typedef struct rma_state {
-    int P, me;
-    MPI_Comm comm;       /* the plan's communicator (progress pokes) */
-    MPI_Win win;         /* control words + copy slots (MPI_Win_allocate) */
-    char *base;          /* its local memory */
-    int64_t slot;        /* bytes per slot; 0: no slots */
-    MPI_Win dyn;         /* dynamic window for zerocopy, or MPI_WIN_NULL */
-    MPI_Win user;        /* persistent zerocopy over the fixed receive buffer */
-    int zerocopy_ok;     /* a zerocopy window exists (else zerocopy calls copy) */
-    int64_t seq;         /* sequence number of the last round */
-    int64_t seqval;      /* origin buffer of flag accumulates (flushed before return) */
-    MPI_Aint myaddr;     /* origin buffer of the address puts */
-    int64_t *flags;      /* [P] poll results */
-    int *pending;        /* [P] peers not yet served */
-    int *batch;          /* [P] peers of one batch */
-    char *got;           /* [P] block received this round */
-} rma_state;
-
-/* Layout of the control window (displacement unit 1). */
-#define ARRIVE_DISP(P, s) ((MPI_Aint)(s) * 8)
-#define DONE_DISP(P, s) ((MPI_Aint)(P) * 8 + (MPI_Aint)(s) * 8)
-#define ADDR_DISP(P, s) ((MPI_Aint)(P) * 16 + (MPI_Aint)(s) * 8)
-#define CTRL_BYTES(P) (((MPI_Aint)(P) * 24 + 63) / 64 * 64)
-#define SLOT_DISP(st, par, s)                                                        \
-    (CTRL_BYTES((st)->P) + ((MPI_Aint)(par) * (st)->P + (s)) * (MPI_Aint)(st)->slot)
-
-/* Nothing new yet: let other ranks' operations progress before polling again.
- * A poll of the own flags may be served by shared memory alone (Open MPI's
- * osc/sm never enters the progress engine), which would starve operations
- * of another window handled by messages (osc/pt2pt for the zerocopy
- * windows): so poke the progress engine explicitly. */
-static int idle(const rma_state *st)
-{
-    int flag;
-    if (xchg_task_current()) xchg_task_yield(); /* a nonblocking call: let the caller go on */
-    else sched_yield();
-    return MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, st->comm, &flag, MPI_STATUS_IGNORE);
-}
-
-static int64_t *word(rma_state *st, MPI_Aint disp) { return (int64_t *)(st->base + disp); }
-
-/* Atomic read of the P flags at `disp` of the own window. */
-static int read_flags(rma_state *st, MPI_Aint disp)
-{
-    int rc;
-    XCHG_CHECK(MPI_Get_accumulate(NULL, 0, MPI_INT64_T, st->flags, st->P, MPI_INT64_T, st->me,
-                                  disp, st->P, MPI_INT64_T, MPI_NO_OP, st->win));
-    XCHG_CHECK(MPI_Win_flush(st->me, st->win));
-fail:
-    return rc;
-}
-
-/* Poll the flags at `disp` until rank r's has reached seq. */
-static int wait_flag(rma_state *st, MPI_Aint disp, int r, int64_t seq)
-{
-    int rc;
-    for (;;) {
-        XCHG_CHECK(read_flags(st, disp));
-        if (st->flags[r] >= seq) return MPI_SUCCESS;
-        XCHG_CHECK(idle(st));
-    }
-fail:
-    return rc;
-}
-
-/* Raise flag word `disp` at each rank of batch[0..n) to st->seqval. */
-static int raise_flags(rma_state *st, const int *batch, int n, MPI_Aint disp)
-{
-    int rc = MPI_SUCCESS;
-    for (int i = 0; i < n; i++)
-        XCHG_CHECK(MPI_Accumulate(&st->seqval, 1, MPI_INT64_T, batch[i], disp, 1, MPI_INT64_T,
-                                  MPI_REPLACE, st->win));
-    XCHG_CHECK(MPI_Win_flush_all(st->win));
-fail:
-    return rc;
-}
 
 static int scheme_of(const xchg_plan *plan, int64_t bytes)
 {
@@ -284,13 +208,6 @@ fail:
     return rc;
 }
 
-/* Where the bytes of block t start on the send side (packed or the user's). */
-static const char *send_bytes(const xchg_args *a, const char *packed, int t)
-{
-    if (!packed) return xchg_side_block_ptr(&a->send, t);
-    return a->coll == XCHG_ALLGATHER ? packed : packed + (size_t)t * (size_t)a->uniform_bytes;
-}
-
 /* ---- copy scheme ------------------------------------------------------- */
 
 /* Put chunk [off, off+len) of my block for each rank of batch into my slot
@@ -371,120 +288,6 @@ fail:
     return rc;
 }
 
-/* ---- zerocopy scheme --------------------------------------------------- */
-
-/* Put my block for each rank of batch into its receive buffer (exposed in
- * `dwin` at base[t], or in the fixed window), complete, raise done[me]. */
-static int zc_send_batch(rma_state *st, const xchg_args *a, const char *packed, MPI_Win dwin,
-                         const int *batch, int n)
-{
-    int rc = MPI_SUCCESS;
-    const int64_t B = a->uniform_bytes;
-    if (n == 0) return MPI_SUCCESS;
-    for (int i = 0; i < n; i++) {
-        int t = batch[i];
-        MPI_Aint disp = (MPI_Aint)st->me * (MPI_Aint)B;
-        if (dwin == st->dyn) disp += *(MPI_Aint *)word(st, ADDR_DISP(st->P, t)); /* absolute address */
-        XCHG_CHECK(MPI_Put(send_bytes(a, packed, t), (int)B, MPI_BYTE, t, disp, (int)B, MPI_BYTE,
-                           dwin));
-    }
-    XCHG_CHECK(MPI_Win_flush_all(dwin));
-    XCHG_CHECK(raise_flags(st, batch, n, DONE_DISP(st->P, st->me)));
-fail:
-    return rc;
-}
-
-static int zerocopy(xchg_context *ctx, rma_state *st, const xchg_args *a, const char *packed,
-                    int aware)
-{
-    int rc = MPI_SUCCESS, P = st->P, me = st->me, attached = 0;
-    const int64_t B = a->uniform_bytes;
-    const int64_t seq = ++st->seq;
-    st->seqval = seq;
-    const int fixed = st->user != MPI_WIN_NULL;
-    MPI_Win dwin = fixed ? st->user : st->dyn;
-    size_t staging_bytes = 0;
-    char *staging = NULL, *target;
-    if (fixed || a->recv.type.contiguous) {
-        target = a->recv.buf; /* block s at s*B: contiguous uniform blocks */
-    } else {
-        staging_bytes = (size_t)P * (size_t)B;
-        staging = xchg_scratch_alloc(ctx, staging_bytes);
-        if (!staging) return xchg_error(MPI_ERR_NO_MEM, "out of memory for zerocopy staging");
-        target = staging;
-    }
-    int *all = st->pending, *batch = st->batch;
-    int n_all = 0;
-    for (int i = 1; i < P; i++) all[n_all++] = (me + i) % P;
-
-    /* Arrive: expose the destination, advertise its address, raise arrive[me]. */
-    if (!fixed) {
-        XCHG_CHECK(MPI_Win_attach(st->dyn, target, (MPI_Aint)P * (MPI_Aint)B));
-        attached = 1;
-        XCHG_CHECK(MPI_Get_address(target, &st->myaddr));
-        for (int i = 0; i < n_all; i++)
-            XCHG_CHECK(MPI_Put(&st->myaddr, 1, MPI_AINT, all[i], ADDR_DISP(P, me), 1, MPI_AINT,
-                               st->win));
-        XCHG_CHECK(MPI_Win_flush_all(st->win));
-    }
-    XCHG_CHECK(MPI_Win_sync(dwin)); /* the user's own stores reach the public copy */
-    XCHG_CHECK(raise_flags(st, all, n_all, ARRIVE_DISP(P, me)));
-
-    if (aware) {
-        /* Each sweep: write to every rank that has arrived; poll the others. */
-        memset(st->got, 0, (size_t)P); /* here: served */
-        int left = n_all;
-        while (left > 0) {
-            XCHG_CHECK(read_flags(st, ARRIVE_DISP(P, 0)));
-            XCHG_CHECK(MPI_Win_sync(st->win)); /* the addresses behind the flags */
-            int n = 0;
-            for (int i = 0; i < n_all; i++)
-                if (!st->got[all[i]] && st->flags[all[i]] >= seq) {
-                    batch[n++] = all[i];
-                    st->got[all[i]] = 1;
-                }
-            if (n == 0) {
-                XCHG_CHECK(idle(st));
-                continue;
-            }
-            XCHG_CHECK(zc_send_batch(st, a, packed, dwin, batch, n));
-            left -= n;
-        }
-        /* Wait for every block destined here, in any order. */
-        for (;;) {
-            XCHG_CHECK(read_flags(st, DONE_DISP(P, 0)));
-            int missing = 0;
-            for (int s = 0; s < P; s++) missing += s != me && st->flags[s] < seq;
-            if (!missing) break;
-            XCHG_CHECK(idle(st));
-        }
-    } else {
-        /* Baseline: rank+1, rank+2, ... in turn, waiting for each to arrive. */
-        for (int i = 0; i < n_all; i++) {
-            int t = all[i];
-            XCHG_CHECK(wait_flag(st, ARRIVE_DISP(P, 0), t, seq));
-            XCHG_CHECK(MPI_Win_sync(st->win));
-            XCHG_CHECK(zc_send_batch(st, a, packed, dwin, &t, 1));
-        }
-        for (int i = 1; i < P; i++) {
-            int s = (me - i + P) % P;
-            XCHG_CHECK(wait_flag(st, DONE_DISP(P, 0), s, seq));
-        }
-    }
-    XCHG_CHECK(MPI_Win_sync(dwin)); /* the landed blocks, visible to loads */
-    if (attached) {
-        attached = 0;
-        XCHG_CHECK(MPI_Win_detach(st->dyn, target));
-    }
-    if (staging)
-        for (int s = 0; s < P; s++)
-            if (s != me) XCHG_CHECK(xchg_unpack_block(&a->recv, s, staging + (size_t)s * (size_t)B));
-fail:
-    if (attached) MPI_Win_detach(st->dyn, target);
-    if (staging) xchg_scratch_free(ctx, staging, staging_bytes);
-    return rc;
-}
-
 static int copy_scheme(xchg_context *ctx, rma_state *st, const xchg_args *a, const char *packed,
                        int aware)
 {
@@ -531,7 +334,7 @@ static int rma_direct(xchg_context *ctx, const xchg_args *a, const xchg_plan *pl
                                            packed + (size_t)t * (size_t)B));
     }
     if (scheme_of(plan, B) == SCHEME_COPY || !st->zerocopy_ok) XCHG_CHECK(copy_scheme(ctx, st, a, packed, aware));
-    else XCHG_CHECK(zerocopy(ctx, st, a, packed, aware));
+    else XCHG_CHECK(xchg_rma_zerocopy(ctx, st, a, packed, aware));
     XCHG_CHECK(xchg_copy_self_block(a));
 fail:
     if (packed) xchg_scratch_free(ctx, packed, packed_bytes);

@@ -9,6 +9,12 @@
  * and scatter one after the other; the overlap of the three described here
  * is ours, not theirs. leaders=1 is the overlapped hierarchical algorithm.
  *
+ * Length: about 600 lines, a hundred of them this comment, kept in one file
+ * on purpose: the member's and the leader's sides of one schedule, whose
+ * tags, slots and buffer lifetimes (below) are checked against each other;
+ * the staged receives and the arrival loop are shared with overlap.c
+ * (staged.c).
+ *
  * Groups. Node n's Q ranks form k' = min(k, Q) groups of consecutive local
  * ranks [floor(j Q/k'), floor((j+1) Q/k')), each led by its lowest local rank
  * (multileader's grouping; the xchg topology, so XCHG_VIRTUAL_NODES, uneven
@@ -42,8 +48,9 @@
  * header of its 8-byte block lengths (a chunk's ranks, or |G_u| |G_v|),
  * sent right before it with the same tag; the receiver pre-posts the header
  * and posts the data receive when the header is in (MPI's non-overtaking
- * rule matches header to header, data to data). node_aware_overlap.c says
- * why headers rather than MPI_Improbe. A member knows its slices' lengths
+ * rule matches header to header, data to data; the receive side and the
+ * arrival loop are staged.c, shared with overlap.c, which says why headers
+ * rather than MPI_Improbe). A member knows its slices' lengths
  * from its receive counts. alltoall needs no headers.
  * Tags, in disjoint ranges: direct 0; gather piece 1 + chunk; scatter slice
  * 1 + U + v (v the blocks' source group); inter-leader 1 + 2U + u (u the
@@ -93,6 +100,7 @@
 #include "../../core/exchange.h"
 #include "../../core/plan.h"
 #include "../../select/model.h"
+#include "staged.h"
 
 enum { PARAM_LEADERS, PARAM_CHUNKS };
 
@@ -181,17 +189,12 @@ typedef struct mlo_call {
     xchg_context *ctx;
     const xchg_args *a;
     const mlo_plan *pl;
-    int with_headers;             /* alltoallv: block lengths travel ahead */
     int g;                        /* my group's size */
     MPI_Request *reqs;            /* everything but the leader's arrivals */
     int nreqs;
     size_t reqs_bytes;
-    int num_gather_slots, num_slots; /* leader: G = (g-1) c', G + U-1 */
-    MPI_Request *arrivals;        /* [num_slots] header or data receives */
-    int *awaiting_data;           /* [num_slots] the header is in, the data not yet */
-    int64_t **lengths;            /* [num_slots] block lengths of each message */
-    char **staging;               /* [num_slots] receive staging of each message */
-    size_t *staging_bytes;
+    int num_gather_slots;         /* leader: G = (g-1) c' */
+    xchg_staged in;               /* leader: G + U-1 slots, header or data receives */
     int *chunk_missing;           /* [c'] pieces of the chunk not yet in (own counts one) */
     char **chunk_out;             /* [c'] the chunk's inter messages, headers first */
     size_t *chunk_out_bytes;
@@ -234,8 +237,8 @@ static int call_alloc(mlo_call *c)
     const int U = pl->num_groups, cc = pl->num_chunks, g = c->g, P = c->a->size;
     const int leader = pl->index == 0;
     c->num_gather_slots = leader ? (g - 1) * cc : 0;
-    c->num_slots = leader ? c->num_gather_slots + U - 1 : 0;
-    const size_t ns = (size_t)c->num_slots, nl = leader ? (size_t)(2 * g - 1) * (size_t)(P - g) : 0;
+    c->in.num_slots = leader ? c->num_gather_slots + U - 1 : 0;
+    const size_t ns = (size_t)c->in.num_slots, nl = leader ? (size_t)(2 * g - 1) * (size_t)(P - g) : 0;
     size_t nreqs = 2 * (size_t)cc + 2 * (size_t)U + (size_t)g * (size_t)U + 2 * (size_t)g;
     size_t sizes[] = {nl * sizeof(int64_t), (size_t)U * sizeof(int64_t),
                       ns * sizeof(int64_t *), ns * sizeof(char *), ns * sizeof(size_t),
@@ -252,18 +255,18 @@ static int call_alloc(mlo_call *c)
     char *at = c->arrays;
     int64_t *all_lengths = carve(&at, sizes[0]);
     c->slice_off = carve(&at, sizes[1]);
-    c->lengths = carve(&at, sizes[2]);
-    c->staging = carve(&at, sizes[3]);
-    c->staging_bytes = carve(&at, sizes[4]);
+    c->in.lengths = carve(&at, sizes[2]);
+    c->in.staging = carve(&at, sizes[3]);
+    c->in.staging_bytes = carve(&at, sizes[4]);
     c->chunk_out = carve(&at, sizes[5]);
     c->chunk_out_bytes = carve(&at, sizes[6]);
     c->cursor = carve(&at, sizes[7]);
-    c->arrivals = carve(&at, sizes[8]);
-    c->awaiting_data = carve(&at, sizes[9]);
+    c->in.arrivals = carve(&at, sizes[8]);
+    c->in.awaiting_data = carve(&at, sizes[9]);
     c->chunk_missing = carve(&at, sizes[10]);
-    for (int s = 0; s < c->num_slots; s++) {
-        c->arrivals[s] = MPI_REQUEST_NULL;
-        c->lengths[s] = all_lengths;
+    for (int s = 0; s < c->in.num_slots; s++) {
+        c->in.arrivals[s] = MPI_REQUEST_NULL;
+        c->in.lengths[s] = all_lengths;
         all_lengths += s < c->num_gather_slots ? pl->chunk_ranks[s / (g - 1)]
                                                : (int64_t)g * group_size(pl, group_at(pl, s - c->num_gather_slots));
     }
@@ -272,8 +275,7 @@ static int call_alloc(mlo_call *c)
 
 static void call_free(mlo_call *c)
 {
-    for (int s = 0; s < c->num_slots && c->staging; s++)
-        xchg_scratch_free(c->ctx, c->staging[s], c->staging_bytes[s]);
+    xchg_staged_free(&c->in);
     for (int ch = 0; ch < c->pl->num_chunks && c->chunk_out; ch++)
         xchg_scratch_free(c->ctx, c->chunk_out[ch], c->chunk_out_bytes[ch]);
     xchg_scratch_free(c->ctx, c->slices, c->slices_bytes);
@@ -283,8 +285,9 @@ static void call_free(mlo_call *c)
 }
 
 /* The sender, tag and number of blocks of the message in slot s. */
-static void slot_source(const mlo_call *c, int s, int *from, int *tag, int *blocks)
+static void slot_source(const void *call, int s, int *from, int *tag, int *blocks)
 {
+    const mlo_call *c = call;
     const mlo_plan *pl = c->pl;
     if (s < c->num_gather_slots) {
         int ch = s / (c->g - 1);
@@ -297,42 +300,6 @@ static void slot_source(const mlo_call *c, int s, int *from, int *tag, int *bloc
         *tag = TAG_INTER(pl, v);
         *blocks = c->g * group_size(pl, v);
     }
-}
-
-/* Receive slot s's data into a staging buffer of its own. */
-static int post_data_receive(mlo_call *c, int s)
-{
-    int from, tag, blocks;
-    slot_source(c, s, &from, &tag, &blocks);
-    int64_t total = 0;
-    for (int i = 0; i < blocks; i++) total += c->lengths[s][i];
-    c->staging_bytes[s] = (size_t)total + 1;
-    c->staging[s] = xchg_scratch_alloc(c->ctx, c->staging_bytes[s]);
-    if (!c->staging[s]) return xchg_error(MPI_ERR_NO_MEM, "multileader_overlap: out of memory");
-    c->awaiting_data[s] = 0;
-    if (total == 0) return MPI_SUCCESS; /* nothing comes: the request stays null */
-    return irecv_bytes(c, c->staging[s], total, from, tag, &c->arrivals[s]);
-}
-
-/* Leader: the first receive of every gather piece and inter-leader message:
- * its header (alltoallv) or, every length known (alltoall), its data. */
-static int post_arrivals(mlo_call *c)
-{
-    int rc = MPI_SUCCESS;
-    for (int s = 0; s < c->num_slots; s++) {
-        int from, tag, blocks;
-        slot_source(c, s, &from, &tag, &blocks);
-        if (c->with_headers) {
-            c->awaiting_data[s] = 1;
-            XCHG_CHECK(irecv_bytes(c, c->lengths[s], (int64_t)blocks * (int64_t)sizeof(int64_t),
-                                   from, tag, &c->arrivals[s]));
-        } else {
-            for (int i = 0; i < blocks; i++) c->lengths[s][i] = c->a->uniform_bytes;
-            XCHG_CHECK(post_data_receive(c, s));
-        }
-    }
-fail:
-    return rc;
 }
 
 /* Direct blocks within my group, both ways, with the user's datatypes. */
@@ -405,7 +372,7 @@ static int post_gather_sends(mlo_call *c)
         for (int i = 0; i < group_size(pl, v); i++) data_bytes += send->bytes[dst[i]];
         header_count += group_size(pl, v);
     }
-    if (!c->with_headers) header_count = 0;
+    if (!c->in.with_headers) header_count = 0;
     /* headers first in the outbox, so that they are 8-byte aligned */
     c->outbox_bytes = (size_t)header_count * sizeof(int64_t) + (size_t)data_bytes + 1;
     c->outbox = xchg_scratch_alloc(c->ctx, c->outbox_bytes);
@@ -417,16 +384,14 @@ static int post_gather_sends(mlo_call *c)
         for (int p = pl->chunk_first[ch]; p < pl->chunk_first[ch + 1]; p++) {
             const int v = group_at(pl, p), *dst = group_ranks(pl, v);
             for (int i = 0; i < group_size(pl, v); i++, n++) {
-                if (c->with_headers) header[n] = send->bytes[dst[i]];
+                if (c->in.with_headers) header[n] = send->bytes[dst[i]];
                 XCHG_CHECK(xchg_pack_block(send, dst[i], data + bytes));
                 bytes += send->bytes[dst[i]];
             }
         }
-        if (c->with_headers) {
-            XCHG_CHECK(isend_bytes(c, header, n * (int64_t)sizeof(int64_t), leader, TAG_GATHER(ch)));
-            header += n;
-        }
-        if (bytes > 0) XCHG_CHECK(isend_bytes(c, data, bytes, leader, TAG_GATHER(ch)));
+        XCHG_CHECK(xchg_staged_isend(&c->in, header, n, data, bytes, leader, TAG_GATHER(ch),
+                                     c->reqs, &c->nreqs));
+        if (c->in.with_headers) header += n;
         data += bytes;
     }
 fail:
@@ -448,34 +413,32 @@ static int send_chunk(mlo_call *c, int ch)
         header_count += (int64_t)g * group_size(pl, v);
         for (int i = 0; i < group_size(pl, v); i++, n++) {
             data_bytes += send->bytes[dst[i]];
-            for (int x = 1; x < g; x++) data_bytes += c->lengths[gs + x - 1][n];
+            for (int x = 1; x < g; x++) data_bytes += c->in.lengths[gs + x - 1][n];
         }
     }
-    if (!c->with_headers) header_count = 0;
+    if (!c->in.with_headers) header_count = 0;
     c->chunk_out_bytes[ch] = (size_t)header_count * sizeof(int64_t) + (size_t)data_bytes + 1;
     c->chunk_out[ch] = xchg_scratch_alloc(c->ctx, c->chunk_out_bytes[ch]);
     if (!c->chunk_out[ch]) return xchg_error(MPI_ERR_NO_MEM, "multileader_overlap: out of memory");
     int64_t *header = (int64_t *)c->chunk_out[ch];
     char *data = c->chunk_out[ch] + header_count * (int64_t)sizeof(int64_t);
-    for (int x = 1; x < g; x++) c->cursor[x] = c->staging[gs + x - 1];
+    for (int x = 1; x < g; x++) c->cursor[x] = c->in.staging[gs + x - 1];
     n = 0;
     for (int p = first; p < last; p++) {
         const int v = group_at(pl, p), gv = group_size(pl, v), *dst = group_ranks(pl, v);
         int64_t bytes = 0, h = 0;
         for (int i = 0; i < gv; i++, n++) {
             for (int x = 0; x < g; x++) {
-                int64_t len = x == 0 ? send->bytes[dst[i]] : c->lengths[gs + x - 1][n];
+                int64_t len = x == 0 ? send->bytes[dst[i]] : c->in.lengths[gs + x - 1][n];
                 if (x == 0) XCHG_CHECK(xchg_pack_block(send, dst[i], data + bytes));
                 else if (len > 0) memcpy(data + bytes, c->cursor[x], (size_t)len), c->cursor[x] += len;
-                if (c->with_headers) header[h++] = len;
+                if (c->in.with_headers) header[h++] = len;
                 bytes += len;
             }
         }
-        if (c->with_headers) {
-            XCHG_CHECK(isend_bytes(c, header, h * (int64_t)sizeof(int64_t), dst[0], TAG_INTER(pl, pl->group)));
-            header += h;
-        }
-        if (bytes > 0) XCHG_CHECK(isend_bytes(c, data, bytes, dst[0], TAG_INTER(pl, pl->group)));
+        XCHG_CHECK(xchg_staged_isend(&c->in, header, h, data, bytes, dst[0],
+                                     TAG_INTER(pl, pl->group), c->reqs, &c->nreqs));
+        if (c->in.with_headers) header += h;
         data += bytes;
     }
 fail:
@@ -495,8 +458,8 @@ static int scatter(mlo_call *c, int s)
     const mlo_plan *pl = c->pl;
     const int v = group_at(pl, s - c->num_gather_slots), gv = group_size(pl, v);
     const int *src = group_ranks(pl, v), *members = group_ranks(pl, pl->group);
-    const int64_t *len = c->lengths[s];
-    const char *slice = c->staging[s];
+    const int64_t *len = c->in.lengths[s];
+    const char *slice = c->in.staging[s];
     int rc = MPI_SUCCESS;
     for (int y = 0; y < c->g; y++) {
         int64_t bytes = 0;
@@ -520,36 +483,23 @@ fail:
     return rc;
 }
 
-static int arrived(mlo_call *c, int s)
+static int arrived(void *call, int s)
 {
+    mlo_call *c = call;
     if (s < c->num_gather_slots) return piece_in(c, s / (c->g - 1));
     return scatter(c, s);
 }
 
-/* Leader: release my own blocks, then handle every arrival as it comes (a
- * header first posts the receive of its data). MPI_Waitany is called only
- * while a request is pending: SimGrid SMPI 3.32 leaves the index unset
- * (instead of MPI_UNDEFINED) when there is none. */
+/* Leader: release my own blocks, then handle every arrival as it comes
+ * (staged.h). */
 static int lead(mlo_call *c)
 {
-    int rc = MPI_SUCCESS, s, pending = 0;
+    int rc = MPI_SUCCESS;
     for (int ch = 0; ch < c->pl->num_chunks; ch++) {
         c->chunk_missing[ch] = c->g; /* g-1 members' pieces and my own blocks */
         XCHG_CHECK(piece_in(c, ch));
     }
-    for (s = 0; s < c->num_slots; s++) {
-        if (c->arrivals[s] != MPI_REQUEST_NULL) pending++;
-        else if (!c->awaiting_data[s]) XCHG_CHECK(arrived(c, s)); /* empty: nothing comes */
-    }
-    while (pending > 0) {
-        XCHG_CHECK(xchg_waitany(c->num_slots, c->arrivals, &s, MPI_STATUS_IGNORE));
-        if (c->awaiting_data[s]) {
-            XCHG_CHECK(post_data_receive(c, s));
-            if (c->arrivals[s] != MPI_REQUEST_NULL) continue;
-        }
-        pending--;
-        XCHG_CHECK(arrived(c, s));
-    }
+    XCHG_CHECK(xchg_staged_arrivals(&c->in));
 fail:
     return rc;
 }
@@ -572,12 +522,16 @@ fail:
 static int run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     const mlo_plan *pl = plan->state;
-    mlo_call c = {.ctx = ctx, .a = a, .pl = pl, .with_headers = a->uniform_bytes < 0,
-                  .g = group_size(pl, pl->group)};
+    mlo_call c = {.ctx = ctx, .a = a, .pl = pl, .g = group_size(pl, pl->group),
+                  .in = {.ctx = ctx, .comm = a->comm, .who = "multileader_overlap",
+                         .with_headers = a->uniform_bytes < 0,
+                         .uniform_bytes = a->uniform_bytes, .source = slot_source,
+                         .arrived = arrived}};
     const int leader = pl->index == 0;
     int rc;
+    c.in.call = &c;
     XCHG_CHECK(call_alloc(&c));
-    if (leader) XCHG_CHECK(post_arrivals(&c));
+    if (leader) XCHG_CHECK(xchg_staged_post(&c.in));
     else XCHG_CHECK(post_slice_receives(&c));
     XCHG_CHECK(post_direct(&c));
     if (!leader) XCHG_CHECK(post_gather_sends(&c));
@@ -589,7 +543,7 @@ static int run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 fail:
     if (rc != MPI_SUCCESS && c.reqs) { /* nothing may outlive its buffer */
         xchg_waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE);
-        if (c.arrivals) xchg_waitall(c.num_slots, c.arrivals, MPI_STATUSES_IGNORE);
+        if (c.in.arrivals) xchg_waitall(c.in.num_slots, c.in.arrivals, MPI_STATUSES_IGNORE);
     }
     call_free(&c);
     return rc;

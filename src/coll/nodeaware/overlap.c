@@ -67,7 +67,8 @@
  * knows, and posts the data receive when the header is in). This costs one
  * small extra message per unit pair but no dependent round at the sender,
  * and keeps every receive known in advance, so one MPI_Waitany loop drives
- * both collectives. The alternative, one message prefixed with the lengths
+ * both collectives (that receive side and loop: staged.c, shared with
+ * multileader_overlap.c). The alternative, one message prefixed with the lengths
  * and matched with MPI_Improbe/MPI_Mrecv, saves that message but cannot be
  * pre-posted: the receiver must poll every expected source with
  * MPI_Improbe (a busy loop on oversubscribed nodes), and SimGrid SMPI
@@ -116,6 +117,9 @@
  * staging per message between units (together about P m), batch buffers
  * and the unpack scratch (each at most the forwarded bytes), the request
  * arrays.
+ *
+ * Files: this one (the call and the model); the plan (units, sources,
+ * batches) in overlap_plan.c; the staged receives in staged.c.
  */
 #include "overlap.h"
 
@@ -125,161 +129,21 @@
 #include "../../core/error.h"
 #include "../../core/exchange.h"
 #include "../../select/model.h"
+#include "overlap_plan.h"
+#include "staged.h"
 
 const char *const xchg_overlap_batch_names[] = {"each", NULL};
-
-/* What a rank needs of the units, built once per communicator. */
-typedef struct overlap_plan {
-    int num_units;
-    int *unit_of, *index_of;        /* [P] each rank's unit and its position there */
-    int *unit_first, *unit_members; /* unit v = unit_members[unit_first[v]..unit_first[v+1]) */
-    int me, unit, local, K;         /* this rank's unit, position, unit size */
-    int num_sources;                /* ranks whose message for my unit reaches me */
-    int *sources;                   /* [num_sources] in the order they send to my unit */
-    int num_batches;                /* my sources' batches */
-    int *batch_first;               /* [num_batches + 1] batch b = sources[first[b]..first[b+1]) */
-    int *batch_of;                  /* [num_sources] each source's batch */
-    int num_forwarded;              /* blocks reaching me through another member */
-    int *forwarded_src;             /* [num_forwarded] their sources, grouped by message */
-    int num_inbound;                /* forwarded messages: one per forwarder and batch */
-    int *inbound_first;             /* [num_inbound + 1] message i = forwarded entries
-                                       [first[i], first[i+1]) */
-    int *inbound_via;               /* [num_inbound] the forwarder */
-    int *mem;
-} overlap_plan;
-
-static int unit_size(const overlap_plan *pl, int v)
-{
-    return pl->unit_first[v + 1] - pl->unit_first[v];
-}
-
-/* Member i of unit v. */
-static int rank_on(const overlap_plan *pl, int v, int i)
-{
-    return pl->unit_members[pl->unit_first[v] + i];
-}
-
-/* The rank of unit `to` that rank `from` sends its message for `to` to. */
-static int channel_of(const overlap_plan *pl, int from, int to)
-{
-    return rank_on(pl, to, pl->index_of[from] % unit_size(pl, to));
-}
-
-/* The ranks whose message for `rank`'s unit goes to `rank`, in the order of
- * the step at which they send it (unit u-1 first); returns how many. */
-static int sources_of(const overlap_plan *pl, int rank, int *out)
-{
-    const int u = pl->unit_of[rank], U = pl->num_units;
-    int n = 0;
-    for (int step = 1; step < U; step++) {
-        int v = (u - step + U) % U;
-        for (int j = 0; j < unit_size(pl, v); j++)
-            if (channel_of(pl, rank_on(pl, v, j), u) == rank) out[n++] = rank_on(pl, v, j);
-    }
-    return n;
-}
-
-/* Batches of n sources: b' = min(batches, n) balanced contiguous pieces. */
-static int batch_count(int64_t batches, int n)
-{
-    return batches == XCHG_OVERLAP_EACH || batches > n ? n : (int)batches;
-}
-
-/* First source of batch b (b = nb: one past the last); no batches, no sources. */
-static int batch_start(int b, int n, int nb) { return nb > 0 ? (int)((int64_t)b * n / nb) : 0; }
-
-void xchg_overlap_free(xchg_plan *plan)
-{
-    overlap_plan *pl = plan->state;
-    if (!pl) return;
-    free(pl->mem);
-    free(pl);
-    plan->state = NULL;
-}
-
-/* Units: each node's ranks cut into min(groups, Q) contiguous regions. */
-static void build_units(overlap_plan *pl, const xchg_topology *t, int groups)
-{
-    int v = 0, used = 0;
-    pl->unit_first[0] = 0;
-    for (int n = 0; n < t->num_nodes; n++) {
-        int Q = t->node_size[n], g = groups < Q ? groups : Q;
-        for (int r = 0; r < g; r++) {
-            int lo = (int)((int64_t)r * Q / g), hi = (int)((int64_t)(r + 1) * Q / g);
-            for (int l = lo; l < hi; l++) {
-                int rank = xchg_rank_on_node(t, n, l);
-                pl->unit_of[rank] = v, pl->index_of[rank] = l - lo;
-                pl->unit_members[used++] = rank;
-            }
-            pl->unit_first[++v] = used;
-        }
-    }
-    pl->num_units = v;
-}
-
-int xchg_overlap_init(xchg_plan *plan, const xchg_overlap_spec *spec)
-{
-    const int P = plan->ctx->size;
-    int rc = MPI_SUCCESS;
-    overlap_plan *pl = calloc(1, sizeof *pl);
-    if (!pl) return xchg_error(MPI_ERR_NO_MEM, "overlap: out of memory");
-    plan->state = pl;
-    XCHG_ALLOC(pl->mem, (size_t)(12 * P + 4) * sizeof(int));
-    int *m = pl->mem;
-    pl->unit_of = m, m += P;
-    pl->index_of = m, m += P;
-    pl->unit_first = m, m += P + 1;
-    pl->unit_members = m, m += P;
-    pl->sources = m, m += P;
-    pl->batch_first = m, m += P + 1;
-    pl->batch_of = m, m += P;
-    pl->forwarded_src = m, m += P;
-    pl->inbound_first = m, m += P + 1;
-    pl->inbound_via = m, m += P;
-    int *theirs = m; /* [P] a forwarder's sources */
-    build_units(pl, &plan->ctx->topo, spec->groups);
-    pl->me = plan->ctx->rank;
-    pl->unit = pl->unit_of[pl->me];
-    pl->local = pl->index_of[pl->me];
-    pl->K = unit_size(pl, pl->unit);
-    pl->num_sources = sources_of(pl, pl->me, pl->sources);
-    pl->num_batches = batch_count(spec->batches, pl->num_sources);
-    for (int b = 0; b <= pl->num_batches; b++)
-        pl->batch_first[b] = batch_start(b, pl->num_sources, pl->num_batches);
-    for (int b = 0; b < pl->num_batches; b++)
-        for (int s = pl->batch_first[b]; s < pl->batch_first[b + 1]; s++) pl->batch_of[s] = b;
-    /* What the other members forward to me, message by message. */
-    pl->inbound_first[0] = 0;
-    for (int k = 1; k < pl->K; k++) {
-        int via = rank_on(pl, pl->unit, (pl->local + pl->K - k) % pl->K);
-        int n = sources_of(pl, via, theirs), nb = batch_count(spec->batches, n);
-        for (int b = 0; b < nb; b++) {
-            for (int s = batch_start(b, n, nb); s < batch_start(b + 1, n, nb); s++)
-                pl->forwarded_src[pl->num_forwarded++] = theirs[s];
-            pl->inbound_via[pl->num_inbound] = via;
-            pl->inbound_first[++pl->num_inbound] = pl->num_forwarded;
-        }
-    }
-fail:
-    if (rc != MPI_SUCCESS) xchg_overlap_free(plan);
-    return rc;
-}
 
 /* One call's buffers and requests. */
 typedef struct overlap_call {
     xchg_context *ctx;
     const xchg_args *a;
     const overlap_plan *pl;
-    int with_headers;            /* alltoallv: block lengths travel ahead */
     MPI_Request *reqs;           /* everything but the receives between units */
     int nreqs;
     size_t reqs_bytes;
-    MPI_Request *arrivals;       /* [num_sources] receives between units (header or data) */
-    int *awaiting_data;          /* [num_sources] the header is in, the data not yet */
+    xchg_staged in;              /* [num_sources] receives between units (staged.h) */
     int *batch_missing;          /* [num_batches] messages of the batch not yet in */
-    int64_t *lengths;            /* [num_sources * K] block lengths of each message */
-    char **staging;              /* [num_sources] receive staging of each message */
-    size_t *staging_bytes;
     char **batch_buf;            /* [num_batches] blocks of a batch, by destination */
     size_t *batch_buf_bytes;
     char *outbox;                /* headers, then the packed messages between units */
@@ -337,24 +201,30 @@ static int call_alloc(overlap_call *c)
                    2 * (size_t)pl->K;
     c->reqs_bytes = nreqs * sizeof(MPI_Request);
     c->arrays_bytes = (size_t)ns * (sizeof(MPI_Request) + sizeof(int) + sizeof(char *) +
-                                    sizeof(size_t) + ((size_t)pl->K + 1) * sizeof(int64_t)) +
+                                    sizeof(size_t) + sizeof(int64_t *) +
+                                    ((size_t)pl->K + 1) * sizeof(int64_t)) +
                       (size_t)nb * (sizeof(char *) + sizeof(size_t) + sizeof(int)) +
                       (size_t)pl->num_forwarded * sizeof(int64_t) + 1;
     if (!(c->reqs = scratch(c, c->reqs_bytes)) || !(c->arrays = scratch(c, c->arrays_bytes)))
         return MPI_ERR_NO_MEM;
     memset(c->arrays, 0, c->arrays_bytes);
     /* 8-byte members first, so that every array is aligned */
-    c->lengths = c->arrays;
-    c->unpack_off = c->lengths + (size_t)ns * pl->K;
+    int64_t *all_lengths = c->arrays;
+    c->unpack_off = all_lengths + (size_t)ns * pl->K;
     c->cursor = c->unpack_off + pl->num_forwarded;
-    c->staging = (char **)(c->cursor + ns);
-    c->batch_buf = c->staging + ns;
-    c->staging_bytes = (size_t *)(c->batch_buf + nb);
-    c->batch_buf_bytes = c->staging_bytes + ns;
-    c->arrivals = (MPI_Request *)(c->batch_buf_bytes + nb);
-    c->awaiting_data = (int *)(c->arrivals + ns);
-    c->batch_missing = c->awaiting_data + ns;
-    for (int s = 0; s < ns; s++) c->arrivals[s] = MPI_REQUEST_NULL;
+    c->in.staging = (char **)(c->cursor + ns);
+    c->batch_buf = c->in.staging + ns;
+    c->in.staging_bytes = (size_t *)(c->batch_buf + nb);
+    c->batch_buf_bytes = c->in.staging_bytes + ns;
+    c->in.lengths = (int64_t **)(c->batch_buf_bytes + nb);
+    c->in.arrivals = (MPI_Request *)(c->in.lengths + ns);
+    c->in.awaiting_data = (int *)(c->in.arrivals + ns);
+    c->batch_missing = c->in.awaiting_data + ns;
+    c->in.num_slots = ns;
+    for (int s = 0; s < ns; s++) {
+        c->in.arrivals[s] = MPI_REQUEST_NULL;
+        c->in.lengths[s] = all_lengths + (size_t)s * pl->K;
+    }
     for (int b = 0; b < nb; b++) c->batch_missing[b] = pl->batch_first[b + 1] - pl->batch_first[b];
     int64_t total = 0;
     for (int i = 0; i < pl->num_inbound; i++)
@@ -369,9 +239,8 @@ static int call_alloc(overlap_call *c)
 
 static void call_free(overlap_call *c)
 {
+    xchg_staged_free(&c->in);
     if (c->arrays) {
-        for (int s = 0; s < c->pl->num_sources; s++)
-            xchg_scratch_free(c->ctx, c->staging[s], c->staging_bytes[s]);
         for (int b = 0; b < c->pl->num_batches; b++)
             xchg_scratch_free(c->ctx, c->batch_buf[b], c->batch_buf_bytes[b]);
     }
@@ -381,39 +250,13 @@ static void call_free(overlap_call *c)
     xchg_scratch_free(c->ctx, c->reqs, c->reqs_bytes);
 }
 
-/* Receive source s's message into a staging buffer of its own. */
-static int post_data_receive(overlap_call *c, int s)
+/* The sender, tag and number of blocks of source s's message: every
+ * message between units is tagged with its sender's rank. */
+static void slot_source(const void *call, int s, int *from, int *tag, int *blocks)
 {
-    const int64_t *len = c->lengths + (size_t)s * c->pl->K;
-    int64_t total = 0;
-    for (int k = 0; k < c->pl->K; k++) total += len[k];
-    c->staging_bytes[s] = (size_t)total + 1;
-    if (!(c->staging[s] = scratch(c, c->staging_bytes[s]))) return MPI_ERR_NO_MEM;
-    c->awaiting_data[s] = 0;
-    if (total == 0) return MPI_SUCCESS; /* nothing comes: the request stays null */
-    int src = c->pl->sources[s];
-    return irecv_bytes(c, c->staging[s], total, src, src, &c->arrivals[s]);
-}
-
-/* The first receive of every message between units: its header (alltoallv)
- * or, with every length known (alltoall), its data. */
-static int post_arrivals(overlap_call *c)
-{
-    const overlap_plan *pl = c->pl;
-    int rc = MPI_SUCCESS;
-    for (int s = 0; s < pl->num_sources; s++) {
-        int64_t *len = c->lengths + (size_t)s * pl->K;
-        if (c->with_headers) {
-            c->awaiting_data[s] = 1;
-            XCHG_CHECK(irecv_bytes(c, len, (int64_t)pl->K * (int64_t)sizeof(int64_t),
-                                   pl->sources[s], pl->sources[s], &c->arrivals[s]));
-        } else {
-            for (int k = 0; k < pl->K; k++) len[k] = c->a->uniform_bytes;
-            XCHG_CHECK(post_data_receive(c, s));
-        }
-    }
-fail:
-    return rc;
+    const overlap_call *c = call;
+    *from = *tag = c->pl->sources[s];
+    *blocks = c->pl->K;
 }
 
 /* Where forwarded entry f lands: the receive buffer, or the unpack scratch. */
@@ -460,7 +303,7 @@ static int post_unit_sends(overlap_call *c)
     int64_t data_bytes = 0, header_count = 0;
     for (int v = 0; v < U; v++)
         if (v != pl->unit) data_bytes += bytes_for_unit(c, v), header_count += unit_size(pl, v);
-    if (!c->with_headers) header_count = 0;
+    if (!c->in.with_headers) header_count = 0;
     /* headers first in the outbox, so that they are 8-byte aligned */
     c->outbox_bytes = (size_t)header_count * sizeof(int64_t) + (size_t)data_bytes + 1;
     if (!(c->outbox = scratch(c, c->outbox_bytes))) return MPI_ERR_NO_MEM;
@@ -471,15 +314,13 @@ static int post_unit_sends(overlap_call *c)
         int64_t bytes = 0;
         for (int k = 0; k < Kv; k++) {
             int dst = rank_on(pl, v, k);
-            if (c->with_headers) header[k] = a->send.bytes[dst];
+            if (c->in.with_headers) header[k] = a->send.bytes[dst];
             XCHG_CHECK(xchg_pack_block(&a->send, dst, data + bytes));
             bytes += a->send.bytes[dst];
         }
-        if (c->with_headers) {
-            XCHG_CHECK(isend_bytes(c, header, (int64_t)Kv * (int64_t)sizeof(int64_t), to, pl->me));
-            header += Kv;
-        }
-        if (bytes > 0) XCHG_CHECK(isend_bytes(c, data, bytes, to, pl->me));
+        XCHG_CHECK(xchg_staged_isend(&c->in, header, Kv, data, bytes, to, pl->me, c->reqs,
+                                     &c->nreqs));
+        if (c->in.with_headers) header += Kv;
         data += bytes;
     }
 fail:
@@ -506,8 +347,8 @@ static int forward_one(overlap_call *c, int s, int alone)
 {
     const overlap_plan *pl = c->pl;
     const int src = pl->sources[s];
-    const int64_t *len = c->lengths + (size_t)s * pl->K;
-    const char *block = c->staging[s];
+    const int64_t *len = c->in.lengths[s];
+    const char *block = c->in.staging[s];
     int rc = MPI_SUCCESS;
     for (int k = 0; k < pl->K; block += len[k], k++) {
         int dst = rank_on(pl, pl->unit, k);
@@ -536,7 +377,7 @@ static int forward_batch(overlap_call *c, int b)
     int64_t total = 0;
     for (int s = first; s < last; s++)
         for (int k = 0; k < pl->K; k++)
-            if (k != pl->local) total += c->lengths[(size_t)s * pl->K + k];
+            if (k != pl->local) total += c->in.lengths[s][k];
     c->batch_buf_bytes[b] = (size_t)total + 1;
     if (!(c->batch_buf[b] = scratch(c, c->batch_buf_bytes[b]))) return MPI_ERR_NO_MEM;
     char *out = c->batch_buf[b];
@@ -544,8 +385,8 @@ static int forward_batch(overlap_call *c, int b)
     for (int k = 0; k < pl->K; k++) {
         int64_t bytes = 0;
         for (int s = first; s < last; s++) {
-            int64_t len = c->lengths[(size_t)s * pl->K + k];
-            if (k != pl->local) memcpy(out + bytes, c->staging[s] + c->cursor[s], (size_t)len);
+            int64_t len = c->in.lengths[s][k];
+            if (k != pl->local) memcpy(out + bytes, c->in.staging[s] + c->cursor[s], (size_t)len);
             if (k != pl->local) bytes += len;
             c->cursor[s] += len;
         }
@@ -557,39 +398,16 @@ fail:
     return rc;
 }
 
-/* Source s's message is in: forward it alone, or as part of its batch. */
-static int forward(overlap_call *c, int s)
+/* Source s's message is in: forward it alone, or as part of its batch
+ * (the arrival loop's handler, staged.h). */
+static int forward(void *call, int s)
 {
+    overlap_call *c = call;
     const overlap_plan *pl = c->pl;
     int b = pl->batch_of[s], rc;
     int alone = pl->batch_first[b + 1] - pl->batch_first[b] == 1;
     XCHG_CHECK(forward_one(c, s, alone));
     if (!alone && --c->batch_missing[b] == 0) XCHG_CHECK(forward_batch(c, b));
-fail:
-    return rc;
-}
-
-/* Forward each message between units as it arrives (a header first posts
- * the receive of its data). MPI_Waitany is called only while a request is
- * pending: SimGrid SMPI 3.32 leaves the index unset (instead of
- * MPI_UNDEFINED) when there is none. */
-static int forward_arrivals(overlap_call *c)
-{
-    const overlap_plan *pl = c->pl;
-    int rc = MPI_SUCCESS, s, pending = 0;
-    for (s = 0; s < pl->num_sources; s++) {
-        if (c->arrivals[s] != MPI_REQUEST_NULL) pending++;
-        else if (!c->awaiting_data[s]) XCHG_CHECK(forward(c, s)); /* empty */
-    }
-    while (pending > 0) {
-        XCHG_CHECK(xchg_waitany(pl->num_sources, c->arrivals, &s, MPI_STATUS_IGNORE));
-        if (c->awaiting_data[s]) {
-            XCHG_CHECK(post_data_receive(c, s));
-            if (c->arrivals[s] != MPI_REQUEST_NULL) continue;
-        }
-        pending--;
-        XCHG_CHECK(forward(c, s));
-    }
 fail:
     return rc;
 }
@@ -607,22 +425,26 @@ fail:
 int xchg_overlap_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     overlap_call c = {.ctx = ctx, .a = a, .pl = plan->state,
-                      .with_headers = a->uniform_bytes < 0};
+                      .in = {.ctx = ctx, .comm = a->comm, .who = "overlap",
+                             .with_headers = a->uniform_bytes < 0,
+                             .uniform_bytes = a->uniform_bytes, .source = slot_source,
+                             .arrived = forward}};
     int rc;
+    c.in.call = &c;
     XCHG_CHECK(call_alloc(&c));
-    XCHG_CHECK(post_arrivals(&c));
+    XCHG_CHECK(xchg_staged_post(&c.in));
     XCHG_CHECK(post_unit_receives(&c));
     XCHG_CHECK(post_unit_sends(&c));
     XCHG_CHECK(post_direct_sends(&c));
     XCHG_CHECK(xchg_copy_self_block(a));
-    XCHG_CHECK(forward_arrivals(&c));
+    XCHG_CHECK(xchg_staged_arrivals(&c.in));
     XCHG_CHECK(xchg_waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE));
     c.nreqs = 0;
     XCHG_CHECK(unpack_forwarded(&c));
 fail:
     if (rc != MPI_SUCCESS && c.arrays) { /* nothing may outlive its buffer */
         xchg_waitall(c.nreqs, c.reqs, MPI_STATUSES_IGNORE);
-        xchg_waitall(c.pl->num_sources, c.arrivals, MPI_STATUSES_IGNORE);
+        xchg_waitall(c.in.num_slots, c.in.arrivals, MPI_STATUSES_IGNORE);
     }
     call_free(&c);
     return rc;
