@@ -96,6 +96,7 @@ int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, 
     req->user_comm = user_comm;
     req->ctx = ctx;
     req->args = *args;
+    XCHG_CHECK(xchg_args_hold_types(&req->args));
     XCHG_CHECK(xchg_task_drain(ctx));
     XCHG_CHECK(xchg_device_route(ctx, &req->args, &choice, &device));
     if (!device) XCHG_CHECK(select_persistent(ctx, &req->args, info, &choice));
@@ -131,6 +132,9 @@ int xchg_request_start_nonblocking(MPI_Comm user_comm, xchg_context *ctx, xchg_a
     req->args = *args;
     req->once = 1;
     req->active = 1;
+    /* The neighbourhood's patterns are cached by their types: its calls keep
+     * the caller's (every algorithm but locality posts all at the start). */
+    if (req->args.coll != XCHG_NEIGHBOR_ALLTOALLV) XCHG_CHECK(xchg_args_hold_types(&req->args));
     XCHG_CHECK(xchg_task_start(ctx, nonblocking_body, req, &req->task));
     *request = req;
     return MPI_SUCCESS;

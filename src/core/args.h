@@ -102,6 +102,9 @@ typedef struct xchg_args {
     void *owned;             /* per-peer arrays (freed by xchg_args_free) */
     xchg_type_info *owned_types; /* alltoallw: the per-peer types of both sides */
     void *owned_copy;        /* the MPI_IN_PLACE copy of the send blocks */
+    MPI_Datatype *held_types; /* duplicates of the caller's derived types that
+                                 the args use instead (xchg_args_hold_types) */
+    int num_held;
     const char *in_place_source; /* where that copy was taken from in the receive */
     size_t in_place_bytes;       /* buffer, and its size */
     /* XCHG_NEIGHBOR_ALLTOALLV: send.* is indexed by destination index
@@ -151,6 +154,12 @@ int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources,
                                  void *recvbuf, const int *recvcounts, const int *rdispls,
                                  MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
 void xchg_args_free(xchg_args *a);
+
+/* A nonblocking or persistent call outlives the call that made it, and MPI
+ * lets the program free its datatypes right after (the operation completes
+ * normally): use duplicates of the derived types (MPI_Type_dup), freed with
+ * the args. Predefined types are kept as they are. */
+int xchg_args_hold_types(xchg_args *a);
 
 /* A deep copy of a neighbourhood call's arguments (the buffers are shared). */
 int xchg_args_copy(xchg_args *dst, const xchg_args *src);

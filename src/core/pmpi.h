@@ -91,6 +91,7 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Type_commit PMPI_Type_commit
 #define MPI_Type_get_envelope PMPI_Type_get_envelope
 #define MPI_Type_free PMPI_Type_free
+#define MPI_Type_dup PMPI_Type_dup
 #define MPI_Pack PMPI_Pack
 #define MPI_Unpack PMPI_Unpack
 #define MPI_Get_address PMPI_Get_address

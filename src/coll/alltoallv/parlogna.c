@@ -218,6 +218,7 @@ static void parlogna_free(xchg_plan *plan)
     parlogna_state *st = plan->state;
     if (st) {
         for (int w = 0; w < st->waves.count; w++) {
+            if (!st->waves.wave[w].reusable) continue; /* a zeroed slot: no bundle kept */
             xchg_bundle_release(&st->waves.wave[w].in);
             xchg_bundle_release(&st->waves.wave[w].out);
         }
