@@ -40,7 +40,8 @@
  * Options: --only=COLL[:ALGO] (one collective, or one algorithm; ALGO may be
  * "auto"), --case=scenario|reverse|persistent (or one step of a case:
  * --case=scenario/persistent-warm, as PASS lines name them), --timeout=SECONDS (default
- * 60), --skip=STEP,STEP (steps not to run), --starts=N, --scale=K (block sizes times K), --big=BYTES (the side
+ * 60), --skip=ENTRY,... (what not to run: a case, a step, COLL:ALGO, or
+ * COLL:ALGO:STEP), --starts=N, --scale=K (block sizes times K), --big=BYTES (the side
  * message), --list (the collective:algorithm cases, then exit). Prints PASS /
  * FAIL / SKIP per case and "semantics: N passed, N failed" last.
  * Run with P >= 2; XCHG_VIRTUAL_NODES makes the node-aware algorithms do
@@ -53,6 +54,7 @@
 #include <unistd.h>
 
 #include "semantics.h"
+#include "xchg.h"
 
 static struct {
     const char *only_coll, *only_algo, *only_case, *skip;
@@ -302,18 +304,38 @@ static void persistent(run *r, int starts)
 
 /* ---- driving ---------------------------------------------------------------- */
 
-/* --case=scenario matches its four steps, --case=scenario/persistent-warm one. */
-static int wanted_case(const char *step)
+/* "scenario" (n characters of `spec`) names its four steps, and
+ * "scenario/persistent-warm" one of them. */
+static int names_step(const char *spec, size_t n, const char *step)
 {
-    if (opt.skip) { /* a comma-separated list of steps */
-        size_t n = strlen(step);
-        for (const char *at = strstr(opt.skip, step); at; at = strstr(at + 1, step))
-            if ((at == opt.skip || at[-1] == ',') && (at[n] == '\0' || at[n] == ','))
-                return 0;
+    return n > 0 && strncmp(step, spec, n) == 0 && (step[n] == '\0' || step[n] == '/');
+}
+
+/* One entry of --skip (n characters): STEP, or COLL:ALGO (all its steps), or
+ * COLL:ALGO:STEP. */
+static int skip_entry(const char *e, size_t n, const run *r, const char *step)
+{
+    size_t coll = strcspn(e, ":");
+    if (coll >= n) return names_step(e, n, step);
+    size_t algo = strcspn(e + coll + 1, ":");
+    if (coll + 1 + algo > n) algo = n - coll - 1;
+    if (strlen(r->c->name) != coll || strncmp(e, r->c->name, coll) != 0 ||
+        strlen(r->algo) != algo || strncmp(e + coll + 1, r->algo, algo) != 0)
+        return 0;
+    size_t rest = coll + 1 + algo;
+    return rest >= n || names_step(e + rest + 1, n - rest - 1, step);
+}
+
+/* --case=scenario runs its four steps, --case=scenario/persistent-warm one;
+ * --skip=scenario,alltoall:rma_direct:reverse/test-polling runs the others. */
+static int wanted_step(const run *r, const char *step)
+{
+    for (const char *at = opt.skip; at && *at;) { /* a comma-separated list */
+        size_t n = strcspn(at, ",");
+        if (skip_entry(at, n, r, step)) return 0;
+        at += n + (at[n] == ',');
     }
-    if (!opt.only_case) return 1;
-    size_t n = strlen(opt.only_case);
-    return strncmp(step, opt.only_case, n) == 0 && (step[n] == '\0' || step[n] == '/');
+    return !opt.only_case || names_step(opt.only_case, strlen(opt.only_case), step);
 }
 
 /* One step: armed, run, the verdict agreed by all ranks. */
@@ -353,7 +375,7 @@ static void run_algorithm(run *r)
         {"persistent", 2, -1},
     };
     for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
-        if (!wanted_case(steps[s].what)) continue;
+        if (!wanted_step(r, steps[s].what)) continue;
         step(r, steps[s].what, steps[s].which, steps[s].which == 2 ? opt.starts : steps[s].arg);
     }
 }
@@ -422,7 +444,7 @@ static void usage(void)
     if (world_rank == 0)
         fprintf(stderr, "usage: mpirun -n P xchg-semantics [--only=COLL[:ALGO]] "
                         "[--case=scenario|reverse|persistent|STEP] [--timeout=SECONDS] "
-                        "[--skip=STEP,...] [--starts=N] [--scale=K] [--big=BYTES] [--list]\n");
+                        "[--skip=STEP|COLL:ALGO[:STEP],...] [--starts=N] [--scale=K] [--big=BYTES] [--list]\n");
 }
 
 static int parse(int argc, char **argv)

@@ -1,17 +1,17 @@
 /*
  * MPI's semantics for xchg's nonblocking and persistent collectives
  * (issue 25, section 3): tests/semantics.c drives the cases, watchdog and
- * options; tests/semantics_colls.c describes each collective (its buffer
- * layout, the datasets and their PMPI references, and one function that
- * makes the blocking, nonblocking, persistent or reference call).
+ * options; tests/semantics_layout.c describes each collective's buffers (the
+ * layout, the datasets and their PMPI references); tests/semantics_colls.c
+ * makes xchg's blocking, nonblocking or persistent call, or PMPI's (the
+ * reference); tests/semantics_dropin.c is the scenario in MPI's own calls,
+ * for the drop-in library.
  */
 #ifndef XCHG_TESTS_SEMANTICS_H
 #define XCHG_TESTS_SEMANTICS_H
 
 #include <mpi.h>
 #include <stddef.h>
-
-#include "xchg.h"
 
 /* Distinct send datasets (and their references): consecutive starts of a
  * persistent request and the outstanding requests of one case differ. */
@@ -44,13 +44,24 @@ typedef struct sem_coll {
     int neighbor;             /* needs a distributed-graph communicator */
     void (*layout)(sem_layout *L, int P, int rank, int scale);
     /* The call: send/recv buffers of the layout's sizes; info and request
+     * (an XCHG_Request * through xchg, an MPI_Request * in the drop-in test)
      * for FORM_INIT and FORM_NONBLOCKING; returns the MPI error code. */
     int (*call)(const sem_layout *L, sem_form form, const void *send, void *recv, MPI_Comm comm,
-                MPI_Info info, XCHG_Request *request);
+                MPI_Info info, void *request);
 } sem_coll;
 
+/* The collectives in the order they are tested (semantics_colls.c: xchg's
+ * calls; semantics_dropin.c: MPI's). */
 extern const sem_coll sem_colls[];
 extern const int sem_num_colls;
+
+/* The layouts (semantics_layout.c). */
+void sem_layout_alltoall(sem_layout *L, int P, int rank, int scale);
+void sem_layout_alltoallv(sem_layout *L, int P, int rank, int scale);
+void sem_layout_alltoallw(sem_layout *L, int P, int rank, int scale);
+void sem_layout_allgather(sem_layout *L, int P, int rank, int scale);
+void sem_layout_allgatherv(sem_layout *L, int P, int rank, int scale);
+void sem_layout_neighbor(sem_layout *L, int P, int rank, int scale);
 
 /* Receive buffers start filled with this byte (gaps must keep it). */
 #define SEM_SENTINEL 0xEE
