@@ -9,6 +9,7 @@
 #     PROGRAM    build/tests/xchg-semantics
 #     TIMEOUT    the watchdog's seconds (default 10)
 #     ONLY       collective or collective:algorithm (default: every case)
+# SEMANTICS_ARGS: more options for every run (--starts=500, --skip=...).
 # Prints "STATUS coll:algo step PASS|FAIL|HANG", then a summary per case
 # ("coll:algo: all pass" or the steps that hang or fail); XCHG_VIRTUAL_NODES
 # and the rest of the environment reach the ranks as for any launch.
@@ -34,7 +35,7 @@ for case in $cases; do
     while :; do
         # shellcheck disable=SC2086
         out=$(timeout -k 5 $((timeout * 30 + 60)) $mpirun "$program" --only="$case" \
-              --timeout="$timeout" ${skip:+--skip=$skip} 2>&1)
+              --timeout="$timeout" ${SEMANTICS_ARGS:-} ${skip:+--skip=$skip} 2>&1)
         while read -r verdict name step; do
             echo "STATUS $name $step $verdict"
             [ "$verdict" = FAIL ] && summary+=" FAIL:$step"

@@ -80,7 +80,9 @@ void sem_layout_alltoallw(sem_layout *L, int P, int rank, int scale)
 void sem_layout_allgatherv(sem_layout *L, int P, int rank, int scale)
 {
     L->rcounts = ints(P), L->rdispls = ints(P);
-    for (int p = 0; p < P; p++) L->rcounts[p] = scale * ((p * 3 + 1) % 4); /* rank 1: 0 */
+    /* Rank 2 contributes nothing; rank 1 (the one that sends before its
+     * start in the scenario) contributes, so every rank needs its block. */
+    for (int p = 0; p < P; p++) L->rcounts[p] = scale * ((p * 3 + 2) % 4);
     L->sendcount = L->rcounts[rank];
     L->send_bytes = (size_t)(L->sendcount > 0 ? L->sendcount : 1) * sizeof(int);
     L->recv_bytes = place(L->rcounts, P, L->rdispls, sizeof(int), 1, 0);
