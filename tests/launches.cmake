@@ -156,9 +156,14 @@ xchg_launch(semantics-mpich-3-nodes2    mpich   900 tasks NP 3 ENV XCHG_VIRTUAL_
 # What passes today, in the quick and full runs: every step but the scenario,
 # less the steps that hang today (SEMANTICS_HANG_TODAY; remove an entry when
 # its algorithm is a task), with fewer persistent starts.
-set(SEMANTICS_HANG_TODAY "alltoall:rma_direct:reverse/test-polling,allgather:rma_direct:reverse/test-polling")
+# (rma_direct and shm_direct: a nonblocking request completed by XCHG_Test
+# frees its plan, whose MPI_Win_free is collective, so ranks that complete
+# the three in different orders deadlock.)
+set(SEMANTICS_HANG_TODAY "alltoall:rma_direct:reverse/test-polling,allgather:rma_direct:reverse/test-polling,alltoall:shm_direct:reverse/test-polling,allgather:shm_direct:reverse/test-polling")
 xchg_launch(semantics-today-openmpi-4-nodes2 openmpi 300 "quick;full" NP 4 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60 --starts=300 --skip=scenario,${SEMANTICS_HANG_TODAY})
-xchg_launch(semantics-today-mpich-3-nodes2   mpich   300 full NP 3 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60 --starts=200 --skip=scenario,${SEMANTICS_HANG_TODAY})
+xchg_launch(semantics-today-openmpi-2        openmpi 300 "quick;full" NP 2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60 --starts=300 --skip=scenario,${SEMANTICS_HANG_TODAY})
+xchg_launch(semantics-today-openmpi-5-nodes3 openmpi 300 "quick;full" NP 5 ENV XCHG_VIRTUAL_NODES=3 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60 --starts=300 --skip=scenario,${SEMANTICS_HANG_TODAY})
+xchg_launch(semantics-today-mpich-3-nodes2   mpich   400 full NP 3 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60 --starts=50 --skip=scenario,${SEMANTICS_HANG_TODAY})
 # The same scenario in MPI's own calls under the drop-in library (tools/xchg-run):
 # today MPI_Ialltoall and friends pass through to the MPI library, and
 # MPI_Ineighbor_alltoallv, which xchg serves, hangs (the issue's report), so
