@@ -48,6 +48,7 @@
  * their inter-node rounds.
  */
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,22 +100,24 @@ typedef struct run {
     int ok;
 } run;
 
-static void fail_step(run *r, const char *fmt, const char *detail, long long at)
+static void fail_step(run *r, const char *fmt, ...)
 {
-    if (r->ok)
-        printf("FAIL %s:%s %s (rank %d): %s %s%lld\n", r->c->name, r->algo, r->what, world_rank,
-               fmt, detail ? detail : "", at);
-    fflush(stdout);
+    va_list ap;
+    va_start(ap, fmt);
+    if (r->ok) { /* the first failure of the step, on this rank */
+        printf("FAIL %s:%s %s (rank %d): ", r->c->name, r->algo, r->what, world_rank);
+        vprintf(fmt, ap);
+        printf("\n");
+        fflush(stdout);
+    }
+    va_end(ap);
     r->ok = 0;
 }
 
 static int ok_rc(run *r, int rc, const char *call)
 {
-    if (rc == MPI_SUCCESS) return 1;
-    char text[256];
-    snprintf(text, sizeof text, "%s returned %d: ", call, rc);
-    fail_step(r, text, XCHG_Last_error(), 0);
-    return 0;
+    if (rc != MPI_SUCCESS) fail_step(r, "%s returned %d: %s", call, rc, XCHG_Last_error());
+    return rc == MPI_SUCCESS;
 }
 
 static void compare(run *r, const char *got, int dataset)
@@ -123,7 +126,7 @@ static void compare(run *r, const char *got, int dataset)
     if (memcmp(got, want, r->L->recv_bytes) == 0) return;
     size_t i = 0;
     while (got[i] == want[i]) i++;
-    fail_step(r, "result differs from PMPI's, first at byte", NULL, (long long)i);
+    fail_step(r, "result differs from PMPI's, first at byte %zu of %zu", i, r->L->recv_bytes);
 }
 
 /* The forced algorithm ran (nonblocking forms; "auto" chooses any). */
@@ -134,7 +137,7 @@ static void check_used(run *r, MPI_Comm comm)
     XCHG_Comm_get_algorithm(comm, r->c->name, 1, -1, used, sizeof used);
     size_t n = strlen(r->algo);
     if (strncmp(used, r->algo, n) != 0 || (used[n] != '\0' && used[n] != ':'))
-        fail_step(r, "the call ran another algorithm:", used, 0);
+        fail_step(r, "the call ran another algorithm: %s", used);
 }
 
 static void select_env(run *r)
@@ -152,10 +155,13 @@ static MPI_Info select_info(run *r)
     return info;
 }
 
+/* A new communicator (no xchg call on it yet), errors returned. */
 static int new_comm(run *r, MPI_Comm *comm)
 {
-    return r->c->neighbor ? sem_ring_create(MPI_COMM_WORLD, comm)
-                          : MPI_Comm_dup(MPI_COMM_WORLD, comm);
+    int rc = r->c->neighbor ? sem_ring_create(MPI_COMM_WORLD, comm)
+                            : MPI_Comm_dup(MPI_COMM_WORLD, comm);
+    if (rc == MPI_SUCCESS) rc = MPI_Comm_set_errhandler(*comm, MPI_ERRORS_RETURN);
+    return rc;
 }
 
 /* A communicator on which a blocking call of the same shape, forced to the
@@ -207,7 +213,7 @@ static void scenario(run *r, sem_form form, int fresh)
         memset(r->big, 0, (size_t)opt.big);
         MPI_Recv(r->big, (int)opt.big, MPI_BYTE, 1, 25, r->side, MPI_STATUS_IGNORE);
         if (r->big[0] != 0x5A || r->big[opt.big - 1] != 0x5A)
-            fail_step(r, "the side message arrived wrong", NULL, 0);
+            fail_step(r, "the side message arrived wrong");
     }
     if (!r->ok || !ok_rc(r, XCHG_Wait(&req, MPI_STATUS_IGNORE), "XCHG_Wait")) goto out;
     compare(r, recv, dataset);
@@ -257,7 +263,7 @@ static void reverse(run *r, int variant)
                 if (req[k] == XCHG_REQUEST_NULL) continue;
                 if (ok_rc(r, XCHG_Test(&req[k], &flag, MPI_STATUS_IGNORE), "XCHG_Test") && flag) {
                     if (req[k] != XCHG_REQUEST_NULL)
-                        fail_step(r, "a completed nonblocking request was not freed", NULL, 0);
+                        fail_step(r, "a completed nonblocking request was not freed");
                     left--;
                 }
             }
