@@ -9,7 +9,8 @@
 #     PROGRAM    build/tests/xchg-semantics
 #     TIMEOUT    the watchdog's seconds (default 10)
 #     ONLY       collective or collective:algorithm (default: every case)
-# SEMANTICS_ARGS: more options for every run (--starts=500, --skip=...).
+# SEMANTICS_ARGS: more options for every run (--starts=500); SEMANTICS_SKIP:
+# steps not to run at all (scenario/nonblocking-fresh,...).
 # Prints "STATUS coll:algo step PASS|FAIL|HANG", then a summary per case
 # ("coll:algo: all pass" or the steps that hang or fail); XCHG_VIRTUAL_NODES
 # and the rest of the environment reach the ranks as for any launch.
@@ -30,13 +31,17 @@ if [ $# -gt 0 ]; then
 fi
 
 for case in $cases; do
-    skip=''
+    skip=${SEMANTICS_SKIP:-}
     summary=''
+    reported=''
     while :; do
         # shellcheck disable=SC2086
         out=$(timeout -k 5 $((timeout * 30 + 60)) $mpirun "$program" --only="$case" \
               --timeout="$timeout" ${SEMANTICS_ARGS:-} ${skip:+--skip=$skip} 2>&1)
         while read -r verdict name step; do
+            # a rerun repeats the steps that passed before the hang
+            grep -qx "$step" <<<"${reported:-}" && continue
+            reported+=$step$'\n'
             echo "STATUS $name $step $verdict"
             [ "$verdict" = FAIL ] && summary+=" FAIL:$step"
         done < <(grep -E '^(PASS|FAIL) [a-z_]+:[a-z_]+ ' <<<"$out" | awk '{print $1, $2, $3}')
