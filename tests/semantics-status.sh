@@ -47,7 +47,7 @@ for case in $cases; do
         done < <(grep -E '^(PASS|FAIL) [a-z_]+:[a-z_]+ ' <<<"$out" | awk '{print $1, $2, $3}')
         hung=$(grep -m1 -oE '^HANG [a-z_]+:[a-z_]+ [a-z/-]+' <<<"$out" | awk '{print $3}')
         if [ -z "$hung" ]; then
-            if ! grep -q '^semantics: ' <<<"$out"; then
+            if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' <<<"$out"; then
                 echo "STATUS $case ? ERROR"
                 summary+=" ERROR"
                 tail -5 <<<"$out" | sed 's/^/   | /'

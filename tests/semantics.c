@@ -46,7 +46,7 @@
  * COLL:ALGO:STEP), --starts=N, --scale=K (block sizes times K), --big=BYTES (the side
  * message), --list (the collective:algorithm cases, then exit). Prints PASS /
  * FAIL per step (with its seconds), SKIP per case that cannot run here, and
- * "semantics: N passed, N failed" last.
+ * "N passed, N failed" last (what scripts/run-tests reads).
  * Run with P >= 2; XCHG_VIRTUAL_NODES makes the node-aware algorithms do
  * their inter-node rounds.
  */
@@ -525,7 +525,7 @@ int main(int argc, char **argv)
     MPI_Comm_free(&side);
     MPI_Comm_free(&probe);
     if (world_rank == 0 && !opt.list)
-        printf("skipped (not applicable): %d\nsemantics: %d passed, %d failed\n", skipped, passed,
+        printf("skipped (not applicable): %d\n%d passed, %d failed\n", skipped, passed,
                failed);
     MPI_Finalize();
     return failed ? 1 : 0;
