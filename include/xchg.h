@@ -393,6 +393,13 @@ int XCHG_Algorithm_get_info(const char *collective, int index, const char **name
                             const char **summary, const char **reference, int *hierarchical,
                             int *num_params);
 
+/* Whether algorithm `index`'s setup creates communicators or windows, which
+ * MPI can only create with blocking calls: a nonblocking call runs it once a
+ * blocking call or a persistent init on the communicator has built its plan,
+ * and until then the MPI library's own collective (neighbor_alltoallv:
+ * "standard") in its place. */
+int XCHG_Algorithm_setup_blocks(const char *collective, int index, int *blocks);
+
 /* Kinds of parameters. */
 #define XCHG_PARAM_KIND_INTEGER 0   /* an integer in [min, max], or one of its names: special
                                        values outside the range, name i meaning -(i+1) */

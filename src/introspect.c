@@ -103,6 +103,15 @@ int XCHG_Algorithm_get_info(const char *collective, int index, const char **name
     return MPI_SUCCESS;
 }
 
+int XCHG_Algorithm_setup_blocks(const char *collective, int index, int *blocks)
+{
+    const xchg_algorithm *algo;
+    int rc = blocks ? find_algorithm(collective, index, &algo)
+                    : xchg_error(MPI_ERR_ARG, "XCHG_Algorithm_setup_blocks: blocks is NULL");
+    if (rc == MPI_SUCCESS) *blocks = algo->init_blocks;
+    return rc;
+}
+
 /* The names of a parameter: the enumeration's or the integer's special
  * values, or the flat algorithms of the inner collective. */
 static int count_names(const xchg_param_desc *p)
