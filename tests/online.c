@@ -1,6 +1,7 @@
 /*
  * xchg-online: online selection (src/select/online.c) explores, ends, and
- * keeps the same winner on every rank; switches when the winner's time
+ * keeps the same winner on every rank; drops clear losers early (on agreed
+ * times); switches when the winner's time
  * drifts; XCHG_ONLINE=0 leaves the model's choice; an invalid XCHG_ONLINE is
  * an MPI error naming it; learned choices persist (XCHG_TUNING_OUT, read
  * back by XCHG_TUNING_FILE in a second run).
@@ -187,6 +188,63 @@ static void exploration(void)
     }
 }
 
+/* The same value on every rank (the state of online selection must be). */
+static void same_everywhere(long v, const char *what)
+{
+    long lo, hi;
+    CHECK_MPI(MPI_Allreduce(&v, &lo, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allreduce(&v, &hi, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD));
+    char detail[128];
+    snprintf(detail, sizeof detail, "%ld here, %ld..%ld over the ranks", v, lo, hi);
+    check(lo == hi, what, detail);
+}
+
+/* Clear losers leave the race early, on agreed times: mpi 10x slower than
+ * the others on the slowest rank (but fastest on rank 0 alone) is dropped
+ * after its warm-up and one sample; mpi 1.5x slower after three. The calls
+ * explored must say so exactly, and be the same on every rank. */
+static void early_drops(void)
+{
+    static const struct {
+        const char *times;
+        int samples_of_loser; /* the samples mpi takes before it is dropped */
+    } cases[] = {{"0:mpi=1,*=10;*:mpi=100,*=10", 1}, {"*:mpi=15,*=10", 3}};
+    char what[256], name[NAME_LEN];
+    int P;
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 2; k++) {
+            MPI_Comm comm;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
+            snprintf(what, sizeof what, "%s: clear loser %s", colls[c], cases[k].times);
+            calls_of(comm, colls[c], 16, 30, what);
+            int decided, exploring, cands, dropped, samples;
+            unsigned long explored;
+            counts_of(comm, &decided, &exploring, &explored);
+            xchg_context *ctx;
+            CHECK_MPI(xchg_context_get(comm, &ctx));
+            xchg_online_explore_stats(ctx, &cands, &dropped, &samples);
+            /* P = 1: rank 0's times are the slowest rank's; in case 0 every
+             * xchg candidate is 10x mpi there, dropped after one sample */
+            int solo = P == 1 && k == 0;
+            int want_dropped = solo ? cands - 1 : 1;
+            int want = cands + 5 * (cands - want_dropped) +
+                       want_dropped * (solo ? 1 : cases[k].samples_of_loser);
+            char detail[160];
+            snprintf(detail, sizeof detail, "%d candidates, %d dropped, %lu calls explored (want %d "
+                     "dropped, %d calls)", cands, dropped, explored, want_dropped, want);
+            check(decided == 1 && exploring == 0 && cands >= 2 && dropped == want_dropped &&
+                  explored == (unsigned long)want, what, detail);
+            same_everywhere((long)explored, "every rank explored as many calls");
+            used(comm, colls[c], what, name);
+            check(solo ? strcmp(name, "mpi") == 0 : name[0] && strcmp(name, "mpi") != 0,
+                  "the dropped candidate does not win", name);
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            CHECK_MPI(MPI_Comm_free(&comm));
+        }
+}
+
 /* The winner's forced time drifts: the signature explores again and switches. */
 static void drift(void)
 {
@@ -284,6 +342,7 @@ int main(int argc, char **argv)
     unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
     if (strcmp(phase, "all") == 0) {
         exploration();
+        early_drops();
         drift();
         switched_off();
     } else {

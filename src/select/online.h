@@ -76,6 +76,10 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
  * explored so far (every signature, every exploration). */
 void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,
                         unsigned long *explored_calls);
+/* For tests: over every signature's last exploration, the candidates, those
+ * dropped early as clear losers, and the samples taken. */
+void xchg_online_explore_stats(const xchg_context *ctx, int *candidates, int *dropped,
+                               int *samples);
 
 /* The context goes away: its decisions are kept for XCHG_TUNING_OUT, the
  * state freed. */
