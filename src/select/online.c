@@ -265,9 +265,12 @@ static void report(const xchg_context *ctx, const xchg_online_signature *s, cons
     char name[256], line[2048];
     int len = snprintf(line, sizeof line, "xchg: online %s, P=%d, %lld B", xchg_coll_name(s->in.coll),
                        s->in.comm_size, (long long)s->in.bytes);
-    if (s->in.coll == XCHG_ALLTOALLV)
+    if (xchg_coll_is_v(s->in.coll))
         len += snprintf(line + len, sizeof line - (size_t)len, " (largest %lld B, %d peers)",
                         (long long)s->in.max_block_bytes, s->in.max_peers);
+    else if (s->in.coll == XCHG_ALLGATHERV)
+        len += snprintf(line + len, sizeof line - (size_t)len, " (largest %lld B)",
+                        (long long)s->in.max_block_bytes);
     len += snprintf(line + len, sizeof line - (size_t)len, ": tried");
     for (int c = 0; c < s->ncand && len < (int)sizeof line - 1; c++) {
         xchg_choice_format(&s->cand[c], name, sizeof name);
@@ -417,12 +420,13 @@ static int measured(xchg_context *ctx, xchg_coll coll, double seconds)
     xchg_online *o = ctx->online;
     const xchg_online_signature *s = &o->sig[o->measuring_sig];
     seconds = xchg_online_test_time(ctx, s->cand[o->measuring_cand].algo->name, seconds);
-    if (coll == XCHG_ALLTOALLV) { /* the next call's agreement carries it */
-        o->pending = 1;
-        o->pending_sig = o->measuring_sig;
-        o->pending_id = o->measuring_id;
-        o->pending_cand = o->measuring_cand;
-        o->pending_ns = (int64_t)(seconds * 1e9) + 1; /* > 0: a time is there */
+    if (xchg_coll_is_v(coll)) { /* the next call's agreement carries it */
+        xchg_online_pending_time *p = &o->pending[coll];
+        p->armed = 1;
+        p->sig = o->measuring_sig;
+        p->id = o->measuring_id;
+        p->cand = o->measuring_cand;
+        p->ns = (int64_t)(seconds * 1e9) + 1; /* > 0: a time is there */
         return MPI_SUCCESS;
     }
     double slowest;
@@ -445,20 +449,21 @@ int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choi
 
 int xchg_online_pending(const xchg_context *ctx, xchg_coll coll)
 {
-    return coll == XCHG_ALLTOALLV && ctx->online && ctx->online->pending;
+    return xchg_coll_is_v(coll) && ctx->online && ctx->online->pending[coll].armed;
 }
 
 int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll)
 {
-    return xchg_online_pending(ctx, coll) ? ctx->online->pending_ns : 0;
+    return xchg_online_pending(ctx, coll) ? ctx->online->pending[coll].ns : 0;
 }
 
 void xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns)
 {
     xchg_online *o = ctx->online;
     if (!xchg_online_pending(ctx, coll)) return;
-    o->pending = 0;
-    record(ctx, o->pending_sig, o->pending_id, o->pending_cand, (double)(max_ns - 1) * 1e-9);
+    xchg_online_pending_time *p = &o->pending[coll];
+    p->armed = 0;
+    record(ctx, p->sig, p->id, p->cand, (double)(max_ns - 1) * 1e-9);
 }
 
 void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,

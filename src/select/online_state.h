@@ -61,10 +61,20 @@ typedef struct xchg_online_fast {
     int armed;
     int sig;
     unsigned long id;
-    int sendcount, recvcount, in_place;
+    int sendcount, recvcount, in_place; /* allgatherv: recvcount is the own rank's */
     MPI_Datatype sendtype, recvtype;
+    int64_t recv_type_size;             /* allgatherv: of recvtype */
+    int64_t bytes, max_block_bytes;     /* allgatherv: the exact inputs of selection */
     xchg_choice choice;
 } xchg_online_fast;
+
+/* alltoallv, alltoallw: a measured time that the collective's next call
+ * agrees (select.c), and whose signature and candidate it is. */
+typedef struct xchg_online_pending_time {
+    int armed, sig, cand;
+    unsigned long id;
+    int64_t ns;
+} xchg_online_pending_time;
 
 struct xchg_online {
     int count;
@@ -73,12 +83,11 @@ struct xchg_online {
     int measure_now;                     /* the current call is timed */
     int measuring_sig, measuring_cand;   /* which signature and candidate */
     unsigned long measuring_id;
-    int pending, pending_sig, pending_cand; /* alltoallv: a time to agree */
-    unsigned long pending_id;
-    int64_t pending_ns;
+    xchg_online_pending_time pending[XCHG_NUM_COLL]; /* alltoallv(w): a time to agree */
     int fast_ready[XCHG_NUM_COLL];      /* the last selection: the decided signature
                                            (>= 0) or FAST_* */
     xchg_online_fast fast[XCHG_NUM_COLL];
+    unsigned long fast_calls[XCHG_NUM_COLL]; /* calls the fast path took (tests) */
 };
 typedef struct xchg_online xchg_online;
 
