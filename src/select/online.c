@@ -5,9 +5,11 @@
  * A signature is (collective, communicator, size bucket): the context is the
  * communicator; the sizes are the agreed inputs of selection (inputs.h)
  * rounded to quarter octaves (xchg_select_size_bucket): alltoall and
- * allgather's block, alltoallv's agreed mean block, largest block and
- * non-empty peers. Every input is the same on every rank, so every rank
- * finds the same signature at the same call.
+ * allgather's block; alltoallv's and alltoallw's agreed mean block, largest
+ * block and non-empty peers; allgatherv's mean and largest contribution
+ * (every rank passes the same recvcounts: no agreement). Every input is the
+ * same on every rank, so every rank finds the same signature at the same
+ * call.
  *
  * Life of a signature:
  *   seen       its first REPEATS calls use the model (a signature that never
@@ -22,10 +24,11 @@
  *              still in the race, up to SAMPLES samples each. A call's time
  *              is the slowest rank's: each rank times the algorithm's run
  *              (plan building excluded) and the maximum is agreed, for
- *              alltoall and allgather by one MPI_Allreduce(MAX) of a double
- *              right after the call, for alltoallv folded into the agreement
- *              its next call makes anyway (select.c's MPI_Allreduce(MAX) of
- *              int64, one more element: a pending time makes that call agree
+ *              alltoall, allgather and allgatherv by one MPI_Allreduce(MAX)
+ *              of a double right after the call, for alltoallv and
+ *              alltoallw folded into the agreement the collective's next
+ *              call makes anyway (select.c's MPI_Allreduce(MAX) of int64,
+ *              one more element: a pending time makes that call agree
  *              whatever XCHG_AGREE's schedule says). Clear losers leave the
  *              race early (cut_losers): a candidate whose fastest sample is
  *              over DROP (2x) the fastest sample of any, after one sample;
@@ -41,8 +44,8 @@
  * calls run candidates that may be slower than the winner, a candidate over
  * 2x the best only 2 of them (its warm-up and one sample), one within 2x but
  * over 1.25x at most 4; each of them adds one agreement (a small allreduce;
- * none extra for alltoallv during its exploration, which agrees at every
- * call instead of on its schedule). Afterwards one agreed time per
+ * none extra for alltoallv and alltoallw during their exploration, which
+ * agree at every call instead of on their schedule). Afterwards one agreed time per
  * CHECK_EVERY calls. XCHG_VERBOSE=1 prints the exploration's cost (the sum
  * of its calls' times minus as many calls of the winner). In SMPI
  * (docs/results/selection/online/) the 2x cut took the worst case, where
