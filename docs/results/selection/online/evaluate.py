@@ -108,6 +108,7 @@ def smpi():
                + f"; exploring costs at most {100 * worst_share:.2f}% of 1,000 calls of the winner")
     with open(os.path.join(HERE, "smpi.md"), "w") as f:
         f.write(summary + "\n\n" + "\n".join(lines) + "\n")
+    fill_readme({"smpi summary": f"**{summary}.**", "smpi table": "\n".join(lines)})
     with open(os.path.join(HERE, "smpi.json"), "w") as f:
         json.dump([{**r, "case": list(r["case"])} for r in rows], f, indent=1)
     if rows:
@@ -128,6 +129,19 @@ def smpi():
         fig.tight_layout()
         fig.savefig(os.path.join(HERE, "smpi.png"), dpi=120)
     print(summary)
+
+
+def fill_readme(parts):
+    """Replace README.md's text between <!-- NAME --> and <!-- /NAME -->."""
+    path = os.path.join(HERE, "README.md")
+    with open(path) as f:
+        text = f.read()
+    for name, body in parts.items():
+        m = re.search(f"<!-- {name} -->\n.*?<!-- /{name} -->", text, re.S)
+        if m:
+            text = text[:m.start()] + f"<!-- {name} -->\n{body}\n<!-- /{name} -->" + text[m.end():]
+    with open(path, "w") as f:
+        f.write(text)
 
 
 def real():
@@ -225,6 +239,7 @@ def apps():
             out.append("\nOnline selection decided no signature (no exploration finished).\n")
     with open(os.path.join(HERE, "apps-smpi.md"), "w") as f:
         f.write("\n".join(out) + "\n")
+    fill_readme({"apps table": "\n".join(out).rstrip()})
     print("\n".join(out))
 
 
