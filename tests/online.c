@@ -317,6 +317,40 @@ static void fast_path(void)
     }
 }
 
+/* alltoallv and alltoallw interleaved on one communicator: each carries its
+ * measured time into its own next agreement, so both explore to the end and
+ * decide from their own times (mpi for alltoallv, not mpi for alltoallw). */
+static void interleaved(void)
+{
+    MPI_Comm comm;
+    char name[NAME_LEN];
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    int ok = 1;
+    for (int call = 0; call < 30; call++) {
+        /* the forced times name the collective through the test hook's
+         * algorithm names: mpi fastest while alltoallv runs, slowest while
+         * alltoallw runs */
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1,*=20", 1);
+        ok &= one_call(comm, "alltoallv", 16, call, "interleaved alltoallv");
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=50,*=20", 1);
+        ok &= one_call(comm, "alltoallw", 16, call, "interleaved alltoallw");
+    }
+    unsetenv("XCHG_TEST_ONLINE_TIMES");
+    check(ok, "alltoallv and alltoallw interleaved", "a call differed from PMPI");
+    int decided, exploring;
+    unsigned long explored;
+    counts_of(comm, &decided, &exploring, &explored);
+    char detail[128];
+    snprintf(detail, sizeof detail, "%d decided, %d exploring", decided, exploring);
+    check(decided == 2 && exploring == 0, "interleaved: both signatures decided", detail);
+    used(comm, "alltoallv", "interleaved alltoallv", name);
+    check(strcmp(name, "mpi") == 0, "interleaved: alltoallv decided by its own times", name);
+    used(comm, "alltoallw", "interleaved alltoallw", name);
+    check(name[0] && strcmp(name, "mpi") != 0, "interleaved: alltoallw decided by its own times",
+          name);
+    CHECK_MPI(MPI_Comm_free(&comm));
+}
+
 /* The winner's forced time drifts: the signature explores again and switches. */
 static void drift(void)
 {
@@ -418,6 +452,7 @@ int main(int argc, char **argv)
         exploration();
         early_drops();
         fast_path();
+        interleaved();
         drift();
         switched_off();
     } else {
