@@ -13,12 +13,18 @@
  *      XCHG_ALLGATHER, XCHG_ALLGATHERV, XCHG_NEIGHBOR_ALLTOALLV
  *   3. a rule of the tuning file named by XCHG_TUNING_FILE (written by
  *      tools/xchg-tune, or by a previous run through XCHG_TUNING_OUT)
- *   4. online selection (blocking alltoall, alltoallv, allgather): a call
- *      signature (collective, communicator, size class) that repeats is
- *      decided by timing a few candidates, the MPI library's own collective
- *      ("mpi") always among them, on the slowest rank; every rank keeps the
- *      same winner. A persistent request takes the winner its signature
- *      learned, if any, at init. XCHG_ONLINE=0 turns it off.
+ *   4. online selection (blocking alltoall, alltoallv, alltoallw, allgather,
+ *      allgatherv): a call signature (collective, communicator, size class)
+ *      that repeats is decided by timing up to four candidates, the MPI
+ *      library's own collective ("mpi") always among them, on the slowest
+ *      rank (clear losers stop after one or three samples); every rank
+ *      keeps the same winner, re-checked rarely. A call decided for "mpi"
+ *      then goes straight to the MPI library. Nonblocking and persistent
+ *      calls never explore: they take the winner their signature learned
+ *      in blocking calls, if any, when the request is created, else step 5.
+ *      XCHG_ONLINE=0 turns it off; XCHG_VERBOSE=1 prints what was tried and
+ *      decided; XCHG_TUNING_OUT=path writes the decisions at MPI_Finalize
+ *      as a tuning file for step 3 of the next run.
  *   5. xchg's cost model (src/select/model.h; alltoallv, alltoallw: on sizes
  *      agreed by an MPI_Allreduce on a sampled schedule, XCHG_AGREE;
  *      allgatherv: on the recvcounts every rank passes), or a fixed rule
@@ -73,10 +79,10 @@ int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  * block with its own), and by "mpi" (PMPI_Alltoallw). Selection as for
  * alltoallv, under the name "alltoallw": XCHG_Comm_set_algorithm(comm,
  * "alltoallw", ...), XCHG_ALLTOALLW, the tuning file's "alltoallw" rules
- * (else its "alltoallv" ones), then the cost model on the agreed bytes.
- * MPI_DATATYPE_NULL is accepted only for a block of count 0. There is no
- * nonblocking XCHG_Ialltoallw: most algorithms are multi-round schedules
- * that xchg, without a progress thread, would run inside the starting call.
+ * (else its "alltoallv" ones), then online selection and the cost model
+ * on the agreed bytes.
+ * MPI_DATATYPE_NULL is accepted only for a block of count 0. Nonblocking:
+ * XCHG_Ialltoallw, below; persistent: XCHG_Alltoallw_init.
  */
 int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
@@ -88,10 +94,10 @@ int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
  * elements, the same recvcounts and displs on every rank. Counts may be
  * zero; displacements may be in any order and leave gaps; with sendbuf
  * MPI_IN_PLACE the own block is already at displs[rank]. Selection as for
- * the others ("allgatherv", XCHG_ALLGATHERV); since every rank knows every
- * block's size, automatic selection sees the real sizes (the mean and the
- * largest block) without any agreement. There is no nonblocking form yet
- * (see XCHG_Allgatherv_init for the persistent one).
+ * the others ("allgatherv", XCHG_ALLGATHERV, online selection); since every
+ * rank knows every block's size, automatic selection sees the real sizes
+ * (the mean and the largest block) without any agreement. Nonblocking:
+ * XCHG_Iallgatherv, below; persistent: XCHG_Allgatherv_init.
  */
 int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, const int recvcounts[], const int displs[],
@@ -276,7 +282,9 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats);
 /* Start an inactive request (MPI_ERR_REQUEST if it is active or NULL). */
 /*
  * Nonblocking collectives (MPI-3's MPI_Ialltoall etc.): the same selection as
- * the blocking call; the request completes in XCHG_Wait / XCHG_Test, which
+ * the blocking call, except that online selection only contributes what
+ * blocking calls of the same signature learned (it never times a
+ * nonblocking call); the request completes in XCHG_Wait / XCHG_Test, which
  * free it and set it to XCHG_REQUEST_NULL.
  */
 int XCHG_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,

@@ -42,6 +42,9 @@ int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     xchg_context *ctx;
     xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS && xchg_online_fast_alltoallw(ctx, sendbuf, sendcounts, sdispls, sendtypes,
+                                                        recvbuf, recvcounts, rdispls, recvtypes, &rc))
+        return xchg_raise(comm, rc);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_alltoallw(&args, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                  recvcounts, rdispls, recvtypes, ctx->comm, ctx->rank, ctx->size);
@@ -88,6 +91,9 @@ int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     xchg_context *ctx;
     xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS && xchg_online_fast_allgatherv(ctx, sendbuf, sendcount, sendtype, recvbuf,
+                                                         recvcounts, displs, recvtype, &rc))
+        return xchg_raise(comm, rc);
     if (rc == MPI_SUCCESS)
         rc = xchg_args_allgatherv(&args, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, ctx->comm, ctx->rank, ctx->size);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Learned choices persist (XCHG_TUNING_OUT): a run decides alltoall,
-# alltoallv and allgather (forced for mpi) and writes them at MPI_Finalize
+# alltoallv, allgather, alltoallw and allgatherv (forced for mpi) and writes them at MPI_Finalize
 # into a tuning file that already holds a rule of its own; the file must keep
 # that rule, gain one rule per collective, and not grow when written again;
 # a second run reading it (XCHG_TUNING_FILE) must start decided, exploring
@@ -21,7 +21,7 @@ result() { # NAME OK
     if [ "$2" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL online-persist: $1"; fi
 }
 count_rules() {
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(str(len(d["rules"].get(c, []))) for c in ("alltoall","alltoallv","allgather")), d.get("comment",""))' "$file"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(str(len(d["rules"].get(c, []))) for c in ("alltoall","alltoallv","allgather","alltoallw","allgatherv")), d.get("comment",""))' "$file"
 }
 run() { # PHASE ENV...
     local phase=$1; shift
@@ -31,11 +31,11 @@ run() { # PHASE ENV...
 out=$(run write XCHG_TUNING_OUT="$file"); echo "write: $out"
 case $out in *" 0 failed") result write 0 ;; *) result write 1 ;; esac
 rules=$(count_rules); echo "rules: $rules"
-ok=0; [ "$rules" = "2 1 1 a rule of its own, to be kept" ] || ok=1
+ok=0; [ "$rules" = "2 1 1 1 1 a rule of its own, to be kept" ] || ok=1
 result "merged with the file there ($rules)" $ok
 out=$(run write XCHG_TUNING_OUT="$file"); echo "write again: $out"
 rules=$(count_rules)
-ok=0; [ "$rules" = "2 1 1 a rule of its own, to be kept" ] || ok=1
+ok=0; [ "$rules" = "2 1 1 1 1 a rule of its own, to be kept" ] || ok=1
 result "written again, no duplicates ($rules)" $ok
 out=$(run read XCHG_TUNING_FILE="$file"); echo "read: $out"
 case $out in *" 0 failed") result read 0 ;; *) result read 1 ;; esac

@@ -5,58 +5,54 @@
  * A signature is (collective, communicator, size bucket): the context is the
  * communicator; the sizes are the agreed inputs of selection (inputs.h)
  * rounded to quarter octaves (xchg_select_size_bucket): alltoall and
- * allgather's block, alltoallv's agreed mean block, largest block and
- * non-empty peers. Every input is the same on every rank, so every rank
- * finds the same signature at the same call.
+ * allgather's block; alltoallv's and alltoallw's agreed mean block, largest
+ * block and non-empty peers; allgatherv's mean and largest contribution
+ * (every rank passes the same recvcounts: no agreement). Every input is the
+ * same on every rank, so every rank finds the same signature at the same
+ * call.
  *
  * Life of a signature:
  *   seen       its first REPEATS calls use the model (a signature that never
  *              repeats is never measured);
- *   exploring  the next calls try the candidates, round robin: up to
- *              MODEL_CANDIDATES of the model's (its choice, its best of the
- *              other kind, flat or composed, and its next best with another
- *              prediction: pick_candidates) and `mpi`, the MPI library's
- *              own collective,
- *              1 + SAMPLES times each (the first round warms up: a plan's
- *              first run, cold caches; on this project's loaded machine it
- *              took 2-3x the next ones, and is not a sample). A call's time is the slowest rank's: each
- *              rank times the algorithm's run (plan building excluded) and
- *              the maximum is agreed, for alltoall and allgather by one
- *              xchg_allreduce(MAX) of a double right after the call, for
- *              alltoallv folded into the agreement its next call makes anyway
- *              (select.c's xchg_allreduce(MAX) of int64, one more element: a
- *              pending time makes that call agree whatever XCHG_AGREE's
- *              schedule says). Then the winner is the smallest median; ties
- *              go to the earlier candidate (the model's order, `mpi` last);
- *   decided    the winner runs. Every CHECK_EVERY calls one call is timed
- *              (agreed as above). The median of the first DRIFT_WINDOW such
- *              times is the baseline (a lone timed call is not a call among
- *              its like: on a loaded machine it took twice the exploration's
- *              median); when the median of the last DRIFT_WINDOW exceeds it
- *              by DRIFT, and anyway after REEXPLORE_EVERY calls, the
- *              signature explores again, and switches only when the new best
- *              is faster than the incumbent by MARGIN. A re-exploration that
- *              keeps the incumbent doubles the check interval (up to
- *              CHECK_MAX), so noise cannot make it explore often.
+ *   exploring  the next calls try the candidates: up to MODEL_CANDIDATES of
+ *              the model's (its choice, its best of the other kind, flat or
+ *              composed, and its next best with another prediction:
+ *              pick_candidates) and `mpi`, the MPI library's own collective.
+ *              One round runs each once to warm it up (a plan's first run,
+ *              cold caches; on this project's loaded machine it took 2-3x
+ *              the next ones; not a sample); then rounds over the candidates
+ *              still in the race, up to SAMPLES samples each. A call's time
+ *              is the slowest rank's: each rank times the algorithm's run
+ *              (plan building excluded) and the maximum is agreed, for
+ *              alltoall, allgather and allgatherv by one xchg_allreduce(MAX)
+ *              of a double right after the call, for alltoallv and
+ *              alltoallw folded into the agreement the collective's next
+ *              call makes anyway (select.c's xchg_allreduce(MAX) of int64,
+ *              one more element: a pending time makes that call agree
+ *              whatever XCHG_AGREE's schedule says). Clear losers leave the
+ *              race early (cut_losers): a candidate whose fastest sample is
+ *              over DROP (2x) the fastest sample of any, after one sample;
+ *              one whose fastest of LOSING_AFTER (3) samples is over LOSING
+ *              (1.25x) the median of another's as many, after those. The
+ *              winner is the smallest median of those left; ties go to the
+ *              earlier candidate (the model's order, `mpi` last);
  * Every decision is computed from agreed times only (and from the number
  * of calls, the same everywhere), so every rank takes the same algorithm
  * whatever its own clock says.
  *
- * Cost of exploring: (MODEL_CANDIDATES + 1) * (SAMPLES + 1) calls run
- * candidates that may be slower than the winner (at most 24 calls), and each of them
- * adds one agreement (a small allreduce; none extra for alltoallv during its
- * exploration, which agrees at every call instead of on its schedule).
- * Afterwards one agreed time per CHECK_EVERY calls. XCHG_VERBOSE=1 prints
- * the exploration's cost (the sum of its calls' times minus as many calls of
- * the winner).
+ * Cost of exploring: at most (MODEL_CANDIDATES + 1) * (SAMPLES + 1) = 24
+ * calls run candidates that may be slower than the winner, a candidate over
+ * 2x the best only 2 of them (its warm-up and one sample), one within 2x but
+ * over 1.25x at most 4; each of them adds one agreement (a small allreduce;
+ * none extra for alltoallv and alltoallw during their exploration, which
+ * agree at every call instead of on their schedule). Afterwards one agreed time per
+ * CHECK_EVERY calls. XCHG_VERBOSE=1 prints the exploration's cost (the sum
+ * of its calls' times minus as many calls of the winner). In SMPI
+ * (docs/results/selection/online/) the 2x cut took the worst case, where
+ * `mpi` took 10x the direct exchange, from 4.7% of 1,000 calls to below 3%.
  *
- * XCHG_TEST_ONLINE_TIMES (tests only) replaces each rank's measured time
- * before the agreement: "R:ALGO=US,ALGO=US;R:..." gives rank R of the
- * communicator (R "*": every rank not listed) the time US microseconds for
- * candidates of algorithm ALGO ("*": any other algorithm); a time not given
- * stays measured. It is read at every measured call, so a test may change
- * it while running. XCHG_TEST_ONLINE_CHECK=N (tests only) times one decided
- * call in N instead of CHECK_EVERY, so a drift shows after fewer calls.
+ * The test hooks (XCHG_TEST_ONLINE_TIMES, XCHG_TEST_ONLINE_CHECK) are in
+ * online_hooks.c.
  */
 #include "online.h"
 
@@ -87,53 +83,6 @@ static int verbose(void)
 {
     const char *v = getenv("XCHG_VERBOSE");
     return v && *v && strcmp(v, "0") != 0;
-}
-
-/* The forced time of XCHG_TEST_ONLINE_TIMES for this rank and algorithm, in
- * seconds; `measured` when none is given. */
-static double test_time(const xchg_context *ctx, const char *algo, double measured)
-{
-    const char *spec = getenv("XCHG_TEST_ONLINE_TIMES");
-    if (!spec || !*spec) return measured;
-    double any_rank = -1, own_rank = -1;
-    int own_found = 0;
-    for (const char *group = spec; group && *group; group = strchr(group, ';')) {
-        if (*group == ';') group++;
-        int for_all = group[0] == '*';
-        char *end;
-        long r = for_all ? -1 : strtol(group, &end, 10);
-        const char *colon = strchr(group, ':'), *stop = strchr(group, ';');
-        if (!colon || (stop && colon > stop)) continue;
-        if (!for_all && r != ctx->rank) continue;
-        double given = -1, other = -1;
-        for (const char *item = colon + 1; item && *item && item != stop;) {
-            const char *eq = strchr(item, '=');
-            if (!eq || (stop && eq > stop)) break;
-            size_t len = (size_t)(eq - item);
-            double us = strtod(eq + 1, NULL);
-            if (len == 1 && item[0] == '*') other = us;
-            else if (len == strlen(algo) && strncmp(item, algo, len) == 0) given = us;
-            item = strchr(eq, ',');
-            if (item && (!stop || item < stop)) item++;
-            else break;
-        }
-        double t = given >= 0 ? given : other;
-        if (for_all) any_rank = t;
-        else {
-            own_rank = t;
-            own_found = 1;
-        }
-    }
-    double us = own_found ? own_rank : any_rank;
-    return us >= 0 ? us * 1e-6 : measured;
-}
-
-/* CHECK_EVERY, or XCHG_TEST_ONLINE_CHECK (tests only: fewer calls). */
-static unsigned long check_every(void)
-{
-    const char *env = getenv("XCHG_TEST_ONLINE_CHECK");
-    long n = env && *env ? strtol(env, NULL, 10) : 0;
-    return n > 0 ? (unsigned long)n : XCHG_ONLINE_CHECK_EVERY;
 }
 
 /* ---- Signatures ----------------------------------------------------------- */
@@ -240,9 +189,11 @@ static void start_exploring(xchg_online_signature *s, int keep_incumbent)
     s->incumbent = s->winner;
     s->state = SIG_EXPLORING;
     s->recorded = 0;
+    s->next = 0;
     s->explore_seconds = 0;
     s->ndrift = 0;
     memset(s->nsamples, 0, sizeof s->nsamples);
+    memset(s->dropped, 0, sizeof s->dropped);
 }
 
 int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int persistent,
@@ -277,7 +228,7 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     if (s->state == SIG_SEEN) return MPI_SUCCESS;
     int k = -1;
     if (s->state == SIG_EXPLORING) {
-        k = s->recorded % s->ncand;
+        k = s->next;
     } else if (n >= s->next_check) { /* a drift sample of the winner */
         k = s->winner;
         s->next_check = n + s->check_every;
@@ -317,33 +268,93 @@ static void report(const xchg_context *ctx, const xchg_online_signature *s, cons
     char name[256], line[2048];
     int len = snprintf(line, sizeof line, "xchg: online %s, P=%d, %lld B", xchg_coll_name(s->in.coll),
                        s->in.comm_size, (long long)s->in.bytes);
-    if (s->in.coll == XCHG_ALLTOALLV)
+    if (xchg_coll_is_v(s->in.coll))
         len += snprintf(line + len, sizeof line - (size_t)len, " (largest %lld B, %d peers)",
                         (long long)s->in.max_block_bytes, s->in.max_peers);
+    else if (s->in.coll == XCHG_ALLGATHERV)
+        len += snprintf(line + len, sizeof line - (size_t)len, " (largest %lld B)",
+                        (long long)s->in.max_block_bytes);
     len += snprintf(line + len, sizeof line - (size_t)len, ": tried");
     for (int c = 0; c < s->ncand && len < (int)sizeof line - 1; c++) {
         xchg_choice_format(&s->cand[c], name, sizeof name);
         len += snprintf(line + len, sizeof line - (size_t)len, "%s %s %.2f us", c ? "," : "", name,
                         med[c] * 1e6);
+        if (s->dropped[c] && len < (int)sizeof line - 1)
+            len += snprintf(line + len, sizeof line - (size_t)len, " (dropped after %d)",
+                            s->nsamples[c]);
     }
     xchg_choice_format(&s->cand[s->winner], name, sizeof name);
     double extra = s->explore_seconds - s->recorded * med[s->winner];
     snprintf(line + len, sizeof line - (size_t)len,
-             " (median of %d, slowest rank) -> %s%s; exploring: %d calls, %.1f us more than "
-             "the winner's",
+             " (median of up to %d, slowest rank) -> %s%s; exploring: %d calls, %.1f us more "
+             "than the winner's",
              XCHG_ONLINE_SAMPLES, name,
              switched < 0 ? "" : switched ? " (switched)" : " (kept)", s->recorded, extra * 1e6);
     fprintf(stderr, "%s\n", line);
 }
 
+static double fastest(const double *v, int n)
+{
+    double best = v[0];
+    for (int i = 1; i < n; i++)
+        if (v[i] < best) best = v[i];
+    return best;
+}
+
+/* Clear losers leave the race (the header comment's DROP and LOSING rules).
+ * Never the candidate with the fastest sample, nor the one with the smallest
+ * median of LOSING_AFTER samples or more, so one always remains. Agreed
+ * times only: every rank drops the same candidates at the same call. */
+static void cut_losers(xchg_online_signature *s)
+{
+    double best = 0, best_median = 0;
+    int have_best = 0, have_median = 0;
+    double med[XCHG_ONLINE_CANDIDATES];
+    for (int c = 0; c < s->ncand; c++) {
+        if (s->nsamples[c] == 0) continue;
+        double f = fastest(s->samples[c], s->nsamples[c]);
+        if (!have_best || f < best) best = f, have_best = 1;
+        med[c] = median(s->samples[c], s->nsamples[c]);
+    }
+    for (int c = 0; c < s->ncand; c++) {
+        if (s->dropped[c] || s->nsamples[c] == 0) continue;
+        if (fastest(s->samples[c], s->nsamples[c]) > XCHG_ONLINE_DROP * best) s->dropped[c] = 1;
+    }
+    for (int c = 0; c < s->ncand; c++) {
+        if (s->dropped[c] || s->nsamples[c] < XCHG_ONLINE_LOSING_AFTER) continue;
+        have_median = 0;
+        for (int o = 0; o < s->ncand; o++) /* the best median of the others */
+            if (o != c && s->nsamples[o] >= XCHG_ONLINE_LOSING_AFTER &&
+                (!have_median || med[o] < best_median))
+                best_median = med[o], have_median = 1;
+        if (have_median && fastest(s->samples[c], s->nsamples[c]) > XCHG_ONLINE_LOSING * best_median)
+            s->dropped[c] = 1;
+    }
+}
+
+/* The candidate the next exploring call runs: the warm-up round in order,
+ * then the one still in the race with the fewest samples (the earliest on
+ * a tie: round robin); -1 when every one is done. */
+static int next_candidate(const xchg_online_signature *s)
+{
+    if (s->recorded < s->ncand) return s->recorded;
+    int next = -1;
+    for (int c = 0; c < s->ncand; c++)
+        if (!s->dropped[c] && s->nsamples[c] < XCHG_ONLINE_SAMPLES &&
+            (next < 0 || s->nsamples[c] < s->nsamples[next]))
+            next = c;
+    return next;
+}
+
 static void decide(const xchg_context *ctx, xchg_online_signature *s)
 {
     double med[XCHG_ONLINE_CANDIDATES];
-    int best = 0;
+    int best = -1;
     for (int c = 0; c < s->ncand; c++) {
-        med[c] = s->medians[c] = median(s->samples[c], s->nsamples[c]);
-        if (med[c] < med[best]) best = c;
+        med[c] = s->medians[c] = s->nsamples[c] ? median(s->samples[c], s->nsamples[c]) : 0;
+        if (!s->dropped[c] && s->nsamples[c] && (best < 0 || med[c] < med[best])) best = c;
     }
+    if (best < 0) best = 0; /* cannot happen: cut_losers keeps one */
     int switched = -1;
     if (s->has_incumbent) { /* a re-check: switch only by a margin */
         switched = med[best] * (1 + XCHG_ONLINE_MARGIN) < med[s->incumbent];
@@ -357,7 +368,7 @@ static void decide(const xchg_context *ctx, xchg_online_signature *s)
     s->explore_cost += s->explore_seconds - s->recorded * med[best];
     /* a re-check that kept the winner checks half as often next time */
     s->check_every = switched == 0 && s->check_every < XCHG_ONLINE_CHECK_MAX
-                         ? 2 * s->check_every : check_every();
+                         ? 2 * s->check_every : xchg_online_check_every();
     s->baseline = 0;
     s->next_check = s->calls + s->check_every;
     s->reexplore_at = s->calls + XCHG_ONLINE_REEXPLORE_EVERY;
@@ -372,11 +383,14 @@ static void record(xchg_context *ctx, int sig, unsigned long id, int cand, doubl
     if (s->state == SIG_EXPLORING) {
         /* each candidate's first call warms it up (its plan's first run,
          * cold caches) and is not a sample */
-        if (s->recorded >= s->ncand && s->nsamples[cand] < XCHG_ONLINE_SAMPLES)
+        int warm_up = s->recorded < s->ncand;
+        if (!warm_up && cand >= 0 && cand < s->ncand && s->nsamples[cand] < XCHG_ONLINE_SAMPLES)
             s->samples[cand][s->nsamples[cand]++] = seconds;
         s->recorded++;
         s->explore_seconds += seconds;
-        if (s->recorded >= s->ncand * (XCHG_ONLINE_SAMPLES + 1)) decide(ctx, s);
+        if (!warm_up) cut_losers(s);
+        s->next = next_candidate(s);
+        if (s->next < 0) decide(ctx, s);
     } else if (s->state == SIG_DECIDED && cand == s->winner) {
         if (s->ndrift == XCHG_ONLINE_DRIFT_WINDOW) {
             memmove(s->drift, s->drift + 1, (XCHG_ONLINE_DRIFT_WINDOW - 1) * sizeof *s->drift);
@@ -408,13 +422,14 @@ static int measured(xchg_context *ctx, xchg_coll coll, double seconds)
 {
     xchg_online *o = ctx->online;
     const xchg_online_signature *s = &o->sig[o->measuring_sig];
-    seconds = test_time(ctx, s->cand[o->measuring_cand].algo->name, seconds);
-    if (coll == XCHG_ALLTOALLV) { /* the next call's agreement carries it */
-        o->pending = 1;
-        o->pending_sig = o->measuring_sig;
-        o->pending_id = o->measuring_id;
-        o->pending_cand = o->measuring_cand;
-        o->pending_ns = (int64_t)(seconds * 1e9) + 1; /* > 0: a time is there */
+    seconds = xchg_online_test_time(ctx, s->cand[o->measuring_cand].algo->name, seconds);
+    if (xchg_coll_is_v(coll)) { /* the next call's agreement carries it */
+        xchg_online_pending_time *p = &o->pending[coll];
+        p->armed = 1;
+        p->sig = o->measuring_sig;
+        p->id = o->measuring_id;
+        p->cand = o->measuring_cand;
+        p->ns = (int64_t)(seconds * 1e9) + 1; /* > 0: a time is there */
         return MPI_SUCCESS;
     }
     double slowest;
@@ -437,20 +452,21 @@ int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choi
 
 int xchg_online_pending(const xchg_context *ctx, xchg_coll coll)
 {
-    return coll == XCHG_ALLTOALLV && ctx->online && ctx->online->pending;
+    return xchg_coll_is_v(coll) && ctx->online && ctx->online->pending[coll].armed;
 }
 
 int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll)
 {
-    return xchg_online_pending(ctx, coll) ? ctx->online->pending_ns : 0;
+    return xchg_online_pending(ctx, coll) ? ctx->online->pending[coll].ns : 0;
 }
 
 void xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns)
 {
     xchg_online *o = ctx->online;
     if (!xchg_online_pending(ctx, coll)) return;
-    o->pending = 0;
-    record(ctx, o->pending_sig, o->pending_id, o->pending_cand, (double)(max_ns - 1) * 1e-9);
+    xchg_online_pending_time *p = &o->pending[coll];
+    p->armed = 0;
+    record(ctx, p->sig, p->id, p->cand, (double)(max_ns - 1) * 1e-9);
 }
 
 void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,
@@ -465,4 +481,17 @@ void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,
         *explored_calls += o->sig[i].explored_calls +
                            (o->sig[i].state == SIG_EXPLORING ? (unsigned long)o->sig[i].recorded : 0);
     }
+}
+
+void xchg_online_explore_stats(const xchg_context *ctx, int *candidates, int *dropped,
+                               int *samples)
+{
+    *candidates = *dropped = *samples = 0;
+    const xchg_online *o = ctx->online;
+    for (int i = 0; o && i < o->count; i++)
+        for (int c = 0; c < o->sig[i].ncand; c++) {
+            (*candidates)++;
+            *dropped += o->sig[i].dropped[c];
+            *samples += o->sig[i].nsamples[c];
+        }
 }

@@ -2,11 +2,14 @@
  * Online selection: a call signature that repeats is decided by measuring
  * its candidates where the program runs (online.c says how).
  *
- * Blocking alltoall, alltoallv and allgather only. A nonblocking or
- * persistent call cannot agree on a time inside a start without blocking on
- * the other ranks, so a persistent request chooses once, at init: the
- * signature's learned decision when there is one, else the model; its starts
- * never agree or time anything. The neighbourhood alltoallv keeps the model
+ * Blocking calls of every collective but the neighbourhood alltoallv
+ * (alltoall, alltoallv, alltoallw, allgather, allgatherv) only. A
+ * nonblocking or persistent call cannot agree on a time inside a start
+ * without blocking on the other ranks (issue 25's task model would allow
+ * it), so a persistent request chooses once, at init: the signature's
+ * learned decision when there is one, else the model (or a tuning file);
+ * its starts never agree or time anything. A nonblocking call is such a
+ * request of its own (nonblocking.c): the same, it never explores. The neighbourhood alltoallv keeps the model
  * (its plans are keyed by pattern; online selection there is future work).
  *
  * The state hangs off the context (ctx->online) but belongs to this module.
@@ -32,16 +35,17 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *in, int persi
 /* Around a blocking call's run (api.c): xchg_online_start returns
  * MPI_Wtime() when the selection asked for the call to be timed, else 0;
  * xchg_online_finish, after a successful run of `choice`, gives the time to
- * selection (alltoall, allgather: agreed at once, one MPI_Allreduce(MAX) on
- * ctx->comm; alltoallv: kept for the next alltoallv call's agreement) and
+ * selection (alltoall, allgather, allgatherv: agreed at once, one
+ * MPI_Allreduce(MAX) on ctx->comm; alltoallv, alltoallw: kept for the next
+ * call's agreement of the same collective) and
  * arms or disarms the fast path. */
 double xchg_online_start(xchg_context *ctx);
 int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
                        double start);
 
-/* alltoallv: whether a measured time waits to be agreed (then the next call
- * agrees, whatever XCHG_AGREE's schedule says), and that time in
- * nanoseconds (0: none) for the agreement to carry. */
+/* alltoallv, alltoallw: whether a measured time waits to be agreed (then
+ * the next call agrees, whatever XCHG_AGREE's schedule says), and that
+ * time in nanoseconds (0: none) for the agreement to carry. */
 int xchg_online_pending(const xchg_context *ctx, xchg_coll coll);
 int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll);
 
@@ -62,6 +66,14 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
                                const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
                                int *rc);
 
+int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int *sendcounts,
+                               const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
+                               const int *recvcounts, const int *rdispls,
+                               const MPI_Datatype *recvtypes, int *rc);
+int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                                const int *displs, MPI_Datatype recvtype, int *rc);
+
 /* The selection of `coll` was explicit (XCHG_Comm_set_algorithm, XCHG_<COLL>):
  * the fast path may serve it too when it is `mpi`. */
 void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll);
@@ -76,6 +88,13 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
  * explored so far (every signature, every exploration). */
 void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,
                         unsigned long *explored_calls);
+/* For tests: over every signature's last exploration, the candidates, those
+ * dropped early as clear losers, and the samples taken. */
+void xchg_online_explore_stats(const xchg_context *ctx, int *candidates, int *dropped,
+                               int *samples);
+
+/* For tests: the calls of `coll` the fast path took. */
+unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll);
 
 /* The context goes away: its decisions are kept for XCHG_TUNING_OUT, the
  * state freed. */

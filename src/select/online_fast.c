@@ -9,10 +9,20 @@
  * outcome, so the next call goes to PMPI directly:
  *   alltoall, allgather: the same counts, datatypes (handles) and
  *     MPI_IN_PLACE-ness as the call the normal path validated and ran;
- *   alltoallv: any counts (the library reads them), as long as the choice
- *     cannot change: an explicit choice, or (automatic: online selection or a
- *     tuning rule) no agreement falls on this call (XCHG_AGREE=sampled's schedule, select.c) and no time waits
- *     to be agreed: between agreements the signature is the last agreed one.
+ *   alltoallv, alltoallw: any counts (the library reads them), as long as
+ *     the choice cannot change: an explicit choice, or (automatic: online
+ *     selection or a tuning rule) no agreement falls on this call
+ *     (XCHG_AGREE=sampled's schedule, select.c) and no time waits to be
+ *     agreed: between agreements the signature is the last agreed one;
+ *     alltoallw besides not in place and not on one rank (`mpi` works
+ *     around MPICH's in-place and Open MPI's one-rank MPI_Alltoallw there:
+ *     src/coll/mpi/mpi.c);
+ *   allgatherv: the same datatypes, own count and MPI_IN_PLACE-ness, and
+ *     recvcounts (the same on every rank, so no agreement) that give the
+ *     same inputs of selection: the same size buckets as the decided
+ *     signature and no tuning rule for them, or for a tuning rule's `mpi`
+ *     the same exact sizes; not on one rank (MPICH's one-rank
+ *     MPI_Allgatherv: src/coll/allgatherv/mpi.c).
  * An automatic decision also needs the signature still decided for `mpi` and
  * no drift sample or re-exploration due at this call (those go the normal
  * path, which times them).
@@ -38,6 +48,7 @@
 #include "online.h"
 #include "online_state.h"
 #include "select.h"
+#include "tuning.h"
 
 static void note(xchg_context *ctx, xchg_coll coll, int ready)
 {
@@ -73,17 +84,35 @@ static int agree_sampled(void)
     return !env || !*env || strcmp(env, "sampled") == 0;
 }
 
+/* allgatherv's inputs of selection (select.c's): the mean contribution and
+ * the largest, in bytes. */
+static void allgatherv_sizes(const int *counts, int size, int64_t type_size, int64_t *mean,
+                             int64_t *largest)
+{
+    int64_t total = 0;
+    *largest = 0;
+    for (int p = 0; p < size; p++) {
+        int64_t b = (int64_t)counts[p] * type_size;
+        total += b;
+        if (b > *largest) *largest = b;
+    }
+    *mean = total / (size > 0 ? size : 1);
+}
+
 void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice)
 {
     xchg_online *o = ctx->online;
     xchg_coll coll = args->coll;
-    if (!o || (coll != XCHG_ALLTOALL && coll != XCHG_ALLGATHER && coll != XCHG_ALLTOALLV)) return;
+    if (!o || coll == XCHG_NEIGHBOR_ALLTOALLV) return;
     xchg_online_fast *f = &o->fast[coll];
     int ready = o->fast_ready[coll];
     f->armed = 0;
     o->fast_ready[coll] = FAST_NONE;
     if (ready == FAST_NONE || !is_mpi(choice)) return;
-    if (ready != FAST_EXPLICIT && coll == XCHG_ALLTOALLV && !agree_sampled()) return;
+    if (ready != FAST_EXPLICIT && xchg_coll_is_v(coll) && !agree_sampled()) return;
+    if ((coll == XCHG_ALLTOALLW && (args->in_place || args->size == 1)) ||
+        (coll == XCHG_ALLGATHERV && args->size == 1))
+        return;
 #ifdef OPEN_MPI
     /* mpi.c sends these to MPI_Alltoallv (Open MPI 4.1's MPI_Alltoall bug) */
     if (coll == XCHG_ALLTOALL && !args->in_place && args->send.type.type != args->recv.type.type)
@@ -96,6 +125,12 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     f->recvcount = args->recv.counts ? args->recv.counts[0] : 0;
     f->sendtype = args->send.type.type;
     f->recvtype = args->recv.type.type;
+    if (coll == XCHG_ALLGATHERV) {
+        f->recvcount = args->recv.counts[args->rank];
+        f->recv_type_size = args->recv.type.size;
+        allgatherv_sizes(args->recv.counts, args->size, f->recv_type_size, &f->bytes,
+                         &f->max_block_bytes);
+    }
     f->choice = *choice;
     f->armed = 1;
 }
@@ -113,12 +148,18 @@ static int still_decided(xchg_online *o, const xchg_online_fast *f)
     return 1;
 }
 
+unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
+{
+    return ctx->online ? ctx->online->fast_calls[coll] : 0;
+}
+
 static void account(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f)
 {
     ctx->last[coll] = f->choice;
     ctx->has_last[coll] = 1;
     ctx->last_scratch_peak[coll] = 0;
     ctx->phases.count = 0; /* mpi reports no phases */
+    ctx->online->fast_calls[coll]++;
 }
 
 static int library_error(int rc, const char *call)
@@ -167,7 +208,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
         return 0;
     if (f->sig != FAST_EXPLICIT) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
-        if (o->pending || xchg_select_sampled_agrees_at(m->calls)) return 0;
+        if (o->pending[XCHG_ALLTOALLV].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
         if (!still_decided(o, f)) return 0;
         m->calls++;
     }
@@ -175,5 +216,63 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
                         recvtype, ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
     account(ctx, XCHG_ALLTOALLV, f);
+    return 1;
+}
+
+int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int *sendcounts,
+                               const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
+                               const int *recvcounts, const int *rdispls,
+                               const MPI_Datatype *recvtypes, int *rc)
+{
+    xchg_online *o = ctx->online;
+    if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
+    xchg_online_fast *f = &o->fast[XCHG_ALLTOALLW];
+    if (!f->armed || sendbuf == MPI_IN_PLACE || !sendbuf || !sendcounts || !sdispls ||
+        !sendtypes || !recvbuf || !recvcounts || !rdispls || !recvtypes)
+        return 0;
+    if (f->sig != FAST_EXPLICIT) { /* automatic: only between agreements */
+        xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLW];
+        if (o->pending[XCHG_ALLTOALLW].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
+        if (!still_decided(o, f)) return 0;
+        m->calls++;
+    }
+    *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes, ctx->comm);
+    if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallw");
+    account(ctx, XCHG_ALLTOALLW, f);
+    return 1;
+}
+
+int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                                const int *displs, MPI_Datatype recvtype, int *rc)
+{
+    xchg_online *o = ctx->online;
+    if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
+    xchg_online_fast *f = &o->fast[XCHG_ALLGATHERV];
+    int in_place = sendbuf == MPI_IN_PLACE;
+    if (!f->armed || f->in_place != in_place || f->recvtype != recvtype || !recvbuf ||
+        !recvcounts || !displs || recvcounts[ctx->rank] != f->recvcount ||
+        (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
+        return 0;
+    if (f->sig != FAST_EXPLICIT) { /* the sizes decide: the same inputs of selection */
+        xchg_select_input in = xchg_select_input_of(ctx, XCHG_ALLGATHERV, 0);
+        allgatherv_sizes(recvcounts, ctx->size, f->recv_type_size, &in.bytes, &in.max_block_bytes);
+        if (f->sig == FAST_AUTOMATIC) { /* a tuning rule: the same sizes */
+            if (in.bytes != f->bytes || in.max_block_bytes != f->max_block_bytes) return 0;
+        } else {
+            const xchg_select_input *decided = &o->sig[f->sig].in;
+            const char *tuned;
+            if (xchg_select_size_bucket(in.bytes) != decided->bytes ||
+                xchg_select_size_bucket(in.max_block_bytes) != decided->max_block_bytes ||
+                xchg_tuning_lookup(&in, &tuned) != MPI_SUCCESS || tuned)
+                return 0;
+        }
+        if (!still_decided(o, f)) return 0;
+    }
+    *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                         ctx->comm);
+    if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgatherv");
+    account(ctx, XCHG_ALLGATHERV, f);
     return 1;
 }

@@ -8,10 +8,10 @@
  *
  * One rule per decided signature: comm_size P, nodes, ppn (the smallest to
  * the largest node), bytes (the signature's quarter-octave bucket as a
- * range), alltoallv also max_block_bytes; the algorithm with all its
+ * range), alltoallv, alltoallw and allgatherv also max_block_bytes; the algorithm with all its
  * parameters; a comment with the measured medians. Merging: the new rules go
  * first (the first match wins) and an old rule with exactly the same keys is
- * dropped; every other key of the old file stays. Sparse alltoallv
+ * dropped; every other key of the old file stays. Sparse alltoallv(w)
  * signatures (fewer non-empty peers than P-1) are not written: a rule cannot
  * say so, and would then decide dense calls too.
  * Decisions are the same on every rank, so one rank writes. Errors (an old
@@ -40,7 +40,7 @@ static int num_kept, cap_kept;
 
 static void keep(const xchg_online_signature *s)
 {
-    if (s->in.coll == XCHG_ALLTOALLV && s->in.max_peers < s->in.comm_size - 1) return;
+    if (xchg_coll_is_v(s->in.coll) && s->in.max_peers < s->in.comm_size - 1) return;
     learned l = {.in = s->in};
     xchg_choice_format(&s->cand[s->winner], l.algorithm, sizeof l.algorithm);
     int len = snprintf(l.comment, sizeof l.comment, "online selection, median of %d (slowest rank):",
@@ -121,7 +121,7 @@ static json_t *rule_of(const learned *l)
     json_object_set_new(r, "nodes", json_integer(in->num_nodes));
     json_object_set_new(r, "ppn", range(in->min_node_size, in->max_node_size));
     json_object_set_new(r, "bytes", range(in->bytes, next_bucket(in->bytes) - 1));
-    if (in->coll == XCHG_ALLTOALLV)
+    if (xchg_coll_is_v(in->coll) || in->coll == XCHG_ALLGATHERV)
         json_object_set_new(r, "max_block_bytes",
                             range(in->max_block_bytes, next_bucket(in->max_block_bytes) - 1));
     json_object_set_new(r, "algorithm", json_string(l->algorithm));

@@ -12,7 +12,10 @@
 #define XCHG_ONLINE_REPEATS 2             /* calls on the model before exploring */
 #define XCHG_ONLINE_MODEL_CANDIDATES 3    /* of the model's tried (pick_candidates) */
 #define XCHG_ONLINE_CANDIDATES (XCHG_ONLINE_MODEL_CANDIDATES + 1) /* and mpi */
-#define XCHG_ONLINE_SAMPLES 5             /* timed calls per candidate */
+#define XCHG_ONLINE_SAMPLES 5             /* timed calls per candidate, at most */
+#define XCHG_ONLINE_DROP 2.0              /* dropped: fastest sample over 2x the fastest */
+#define XCHG_ONLINE_LOSING 1.25           /* dropped after LOSING_AFTER samples: fastest */
+#define XCHG_ONLINE_LOSING_AFTER 3        /*   over 1.25x another's median of as many */
 #define XCHG_ONLINE_MARGIN 0.05           /* a re-check switches when 5% faster */
 #define XCHG_ONLINE_CHECK_EVERY 128       /* a decided signature times 1 call in 128, */
 #define XCHG_ONLINE_CHECK_MAX 4096        /* doubling after a re-check that kept it */
@@ -32,7 +35,9 @@ typedef struct xchg_online_signature {
     xchg_choice cand[XCHG_ONLINE_CANDIDATES];
     double samples[XCHG_ONLINE_CANDIDATES][XCHG_ONLINE_SAMPLES]; /* agreed seconds */
     int nsamples[XCHG_ONLINE_CANDIDATES];
-    int recorded;                  /* samples of this exploration */
+    int dropped[XCHG_ONLINE_CANDIDATES]; /* stopped early: a clear loser */
+    int next;                      /* the candidate the next exploring call runs */
+    int recorded;                  /* calls timed in this exploration (warm-ups too) */
     double explore_seconds;        /* their sum */
     int winner, has_incumbent, incumbent;
     double medians[XCHG_ONLINE_CANDIDATES]; /* of the last exploration */
@@ -56,10 +61,20 @@ typedef struct xchg_online_fast {
     int armed;
     int sig;
     unsigned long id;
-    int sendcount, recvcount, in_place;
+    int sendcount, recvcount, in_place; /* allgatherv: recvcount is the own rank's */
     MPI_Datatype sendtype, recvtype;
+    int64_t recv_type_size;             /* allgatherv: of recvtype */
+    int64_t bytes, max_block_bytes;     /* allgatherv: the exact inputs of selection */
     xchg_choice choice;
 } xchg_online_fast;
+
+/* alltoallv, alltoallw: a measured time that the collective's next call
+ * agrees (select.c), and whose signature and candidate it is. */
+typedef struct xchg_online_pending_time {
+    int armed, sig, cand;
+    unsigned long id;
+    int64_t ns;
+} xchg_online_pending_time;
 
 struct xchg_online {
     int count;
@@ -68,16 +83,21 @@ struct xchg_online {
     int measure_now;                     /* the current call is timed */
     int measuring_sig, measuring_cand;   /* which signature and candidate */
     unsigned long measuring_id;
-    int pending, pending_sig, pending_cand; /* alltoallv: a time to agree */
-    unsigned long pending_id;
-    int64_t pending_ns;
+    xchg_online_pending_time pending[XCHG_NUM_COLL]; /* alltoallv(w): a time to agree */
     int fast_ready[XCHG_NUM_COLL];      /* the last selection: the decided signature
                                            (>= 0) or FAST_* */
     xchg_online_fast fast[XCHG_NUM_COLL];
+    unsigned long fast_calls[XCHG_NUM_COLL]; /* calls the fast path took (tests) */
 };
 typedef struct xchg_online xchg_online;
 
 /* ctx's state, created on first use (NULL: out of memory). */
 xchg_online *xchg_online_state(xchg_context *ctx);
+
+/* The test hooks (online_hooks.c): the time XCHG_TEST_ONLINE_TIMES forces
+ * for this rank and algorithm, in seconds (else `measured`); CHECK_EVERY or
+ * XCHG_TEST_ONLINE_CHECK. */
+double xchg_online_test_time(const xchg_context *ctx, const char *algo, double measured);
+unsigned long xchg_online_check_every(void);
 
 #endif

@@ -290,8 +290,8 @@ int xchg_select_sampled_agrees_at(unsigned long n)
     return 0;
 }
 
-/* alltoallv: the busiest rank's mean block, the largest block and the most
- * non-empty peers of a rank, agreed into *in; and online selection's
+/* alltoallv, alltoallw: the busiest rank's mean block, the largest block
+ * and the most non-empty peers of a rank, agreed into *in; and online selection's
  * measured time of an earlier call when one is pending (online.h: the
  * slowest rank's, in the same MPI_MAX; 0 when none, on every rank alike). */
 static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in)
@@ -306,11 +306,11 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
         if (args->send.bytes[p] > largest) largest = args->send.bytes[p];
     }
     int64_t local[4] = {sent > received ? sent : received, largest, to > from ? to : from,
-                        xchg_online_pending_ns(ctx, XCHG_ALLTOALLV)};
+                        xchg_online_pending_ns(ctx, args->coll)};
     int64_t global[4];
     int rc = xchg_allreduce(local, global, 4, MPI_INT64_T, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on the alltoallv's sizes");
-    xchg_online_agreed(ctx, XCHG_ALLTOALLV, global[3]);
+    xchg_online_agreed(ctx, args->coll, global[3]);
     in->bytes = global[0] / (args->size > 0 ? args->size : 1);
     in->max_block_bytes = global[1];
     in->max_peers = (int)global[2];
@@ -394,7 +394,7 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         } else if (mode != AGREE_NEVER) {
             unsigned long n = m->calls++;
             if (mode == AGREE_ALWAYS || xchg_select_sampled_agrees_at(n) ||
-                xchg_online_pending(ctx, XCHG_ALLTOALLV)) {
+                xchg_online_pending(ctx, args->coll)) {
                 rc = agree(ctx, args, &in);
                 m->agreed = in;
             } else {
@@ -404,10 +404,9 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         if (rc != MPI_SUCCESS) return rc;
     }
     rc = automatic_choice(ctx, &in, out, &source);
-    /* Online selection serves blocking alltoall, alltoallv and allgather
-     * (online.h); alltoallw and allgatherv keep the model's choice. */
-    int online = args->coll == XCHG_ALLTOALL || args->coll == XCHG_ALLTOALLV ||
-                 args->coll == XCHG_ALLGATHER;
+    /* Online selection serves every collective but the neighbourhood one
+     * (online.h). */
+    int online = args->coll != XCHG_NEIGHBOR_ALLTOALLV;
     if (rc == MPI_SUCCESS && online && strcmp(source, "the cost model") == 0) {
         xchg_choice model = *out;
         rc = xchg_online_choose(ctx, &in, persistent, &model, out);

@@ -7,6 +7,10 @@
                        (../grid/auto-builtin); the cost of exploring as a
                        share of 1,000 calls of the winner (smpi/exploration.csv).
                        Writes smpi.md, smpi.json, smpi.png.
+    evaluate.py apps   the applications in SMPI (apps-smpi.sh: apps-smpi/):
+                       online auto against XCHG_ONLINE=0 (the model's
+                       choice), mpi, the best fixed algorithm and the MPI
+                       library's call. Writes apps-smpi.md.
     evaluate.py real   this machine (real/results.csv): auto against MPI's own,
                        the model's choice, `mpi` and the best fixed algorithm.
                        Writes real.md, real.json.
@@ -104,6 +108,7 @@ def smpi():
                + f"; exploring costs at most {100 * worst_share:.2f}% of 1,000 calls of the winner")
     with open(os.path.join(HERE, "smpi.md"), "w") as f:
         f.write(summary + "\n\n" + "\n".join(lines) + "\n")
+    fill_readme({"smpi summary": f"**{summary}.**", "smpi table": "\n".join(lines)})
     with open(os.path.join(HERE, "smpi.json"), "w") as f:
         json.dump([{**r, "case": list(r["case"])} for r in rows], f, indent=1)
     if rows:
@@ -124,6 +129,19 @@ def smpi():
         fig.tight_layout()
         fig.savefig(os.path.join(HERE, "smpi.png"), dpi=120)
     print(summary)
+
+
+def fill_readme(parts):
+    """Replace README.md's text between <!-- NAME --> and <!-- /NAME -->."""
+    path = os.path.join(HERE, "README.md")
+    with open(path) as f:
+        text = f.read()
+    for name, body in parts.items():
+        m = re.search(f"<!-- {name} -->\n.*?<!-- /{name} -->", text, re.S)
+        if m:
+            text = text[:m.start()] + f"<!-- {name} -->\n{body}\n<!-- /{name} -->" + text[m.end():]
+    with open(path, "w") as f:
+        f.write(text)
 
 
 def real():
@@ -168,5 +186,62 @@ def real():
     print(summary)
 
 
+def apps():
+    """apps-smpi/{fft,closure}.csv and exploration.txt -> apps-smpi.md."""
+    d = os.path.join(HERE, "apps-smpi")
+    out = []
+    explored = {}
+    path = os.path.join(d, "exploration.txt")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                app = line.split(" ", 1)[0]
+                m = EXPLORE.search(line)
+                e = explored.setdefault(app, dict(lines=0, calls=0, extra=0.0, most=0.0,
+                                                  decisions={}))
+                e["lines"] += 1
+                if m:
+                    e["calls"] += int(m.group(1))
+                    e["extra"] += float(m.group(2))
+                    e["most"] = max(e["most"], float(m.group(2)))
+                    dec = DECISION.search(line).group(1)
+                    e["decisions"][dec] = e["decisions"].get(dec, 0) + 1
+    for app, label in (("fft", "xchg-fft3d 63x62x61, 64 ranks (fat tree, nodes of 16), "
+                               "blocking transposes, median of 10 transforms after 30"),
+                       ("closure", "xchg-closure, power-law graph (n = 400, m = 800), 64 ranks "
+                                   "(dragonfly, nodes of 16), one closure")):
+        path = os.path.join(d, app + ".csv")
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            rows = [r for r in csv.DictReader(f)]
+        t = {r["algo"]: (float(r["total_s"]) * 1e6, float(r["exchange_s"]) * 1e6,
+                         r.get("selection", "")) for r in rows}
+        model = t.get("auto[XCHG_ONLINE=0]")
+        base = t.get("MPI_Alltoallv")
+        out.append(f"**{app}**: {label}.\n")
+        out.append("| row | total (us) | exchange (us) | total / model's choice | total / MPI_Alltoallv |")
+        out.append("|---|---|---|---|---|")
+        for algo, (tot, ex, sel) in sorted(t.items(), key=lambda kv: kv[1][0]):
+            name = algo + (f" ({sel})" if sel and sel != algo and not algo.startswith("MPI") else "")
+            out.append(f"| {name} | {tot:.1f} | {ex:.1f} | "
+                       f"{tot / model[0]:.2f} | {tot / base[0]:.2f} |" if model and base else
+                       f"| {name} | {tot:.1f} | {ex:.1f} | - | - |")
+        e = explored.get(app)
+        if e:
+            decisions = ", ".join(f"{k} {v}" for k, v in sorted(e["decisions"].items()))
+            out.append(f"\nOnline selection decided {sum(e['decisions'].values())} signatures "
+                       f"(rank 0 of each communicator: {decisions}); their explorations took "
+                       f"{e['calls']} calls, {e['extra']:.1f} us more than the winners' "
+                       f"(at most {e['most']:.1f} us on one communicator; the communicators "
+                       f"explore at the same time).\n")
+        else:
+            out.append("\nOnline selection decided no signature (no exploration finished).\n")
+    with open(os.path.join(HERE, "apps-smpi.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    fill_readme({"apps table": "\n".join(out).rstrip()})
+    print("\n".join(out))
+
+
 if __name__ == "__main__":
-    {"smpi": smpi, "real": real}[sys.argv[1] if len(sys.argv) > 1 else "smpi"]()
+    {"smpi": smpi, "real": real, "apps": apps}[sys.argv[1] if len(sys.argv) > 1 else "smpi"]()

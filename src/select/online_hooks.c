@@ -1,0 +1,65 @@
+/*
+ * Online selection's test hooks (online.c; tests/online.c). Tests only:
+ *
+ * XCHG_TEST_ONLINE_TIMES replaces each rank's measured time before the
+ * agreement: "R:ALGO=US,ALGO=US;R:..." gives rank R of the communicator
+ * (R "*": every rank not listed) the time US microseconds for candidates of
+ * algorithm ALGO ("*": any other algorithm); a time not given stays
+ * measured. It is read at every measured call, so a test may change it while
+ * running, and force times under which the ranks would each prefer another
+ * winner: the decisions must follow the agreed (slowest rank's) times only.
+ *
+ * XCHG_TEST_ONLINE_CHECK=N times one decided call in N instead of
+ * CHECK_EVERY, so a drift shows after fewer calls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "online_state.h"
+
+/* The forced time of XCHG_TEST_ONLINE_TIMES for this rank and algorithm, in
+ * seconds; `measured` when none is given. */
+double xchg_online_test_time(const xchg_context *ctx, const char *algo, double measured)
+{
+    const char *spec = getenv("XCHG_TEST_ONLINE_TIMES");
+    if (!spec || !*spec) return measured;
+    double any_rank = -1, own_rank = -1;
+    int own_found = 0;
+    for (const char *group = spec; group && *group; group = strchr(group, ';')) {
+        if (*group == ';') group++;
+        int for_all = group[0] == '*';
+        char *end;
+        long r = for_all ? -1 : strtol(group, &end, 10);
+        const char *colon = strchr(group, ':'), *stop = strchr(group, ';');
+        if (!colon || (stop && colon > stop)) continue;
+        if (!for_all && r != ctx->rank) continue;
+        double given = -1, other = -1;
+        for (const char *item = colon + 1; item && *item && item != stop;) {
+            const char *eq = strchr(item, '=');
+            if (!eq || (stop && eq > stop)) break;
+            size_t len = (size_t)(eq - item);
+            double us = strtod(eq + 1, NULL);
+            if (len == 1 && item[0] == '*') other = us;
+            else if (len == strlen(algo) && strncmp(item, algo, len) == 0) given = us;
+            item = strchr(eq, ',');
+            if (item && (!stop || item < stop)) item++;
+            else break;
+        }
+        double t = given >= 0 ? given : other;
+        if (for_all) any_rank = t;
+        else {
+            own_rank = t;
+            own_found = 1;
+        }
+    }
+    double us = own_found ? own_rank : any_rank;
+    return us >= 0 ? us * 1e-6 : measured;
+}
+
+/* CHECK_EVERY, or XCHG_TEST_ONLINE_CHECK (tests only: fewer calls). */
+unsigned long xchg_online_check_every(void)
+{
+    const char *env = getenv("XCHG_TEST_ONLINE_CHECK");
+    long n = env && *env ? strtol(env, NULL, 10) : 0;
+    return n > 0 ? (unsigned long)n : XCHG_ONLINE_CHECK_EVERY;
+}
