@@ -142,38 +142,21 @@ xchg_launch(tune-smpi          openmpi 120 "quick;full;sim" REQUIRES smpirun FIX
 # a warm communicator; three requests outstanding completed in reverse and
 # in rank-dependent test order; thousands of persistent starts. A watchdog
 # turns a hang into "HANG collective:algorithm step" and a failed launch.
-# Until every algorithm is a task (issue 25, sections 1-2) most scenario
-# steps hang, so the complete launches carry the label `tasks` alone:
-# scripts/run-tests does not run them; `ctest -L tasks` in build/ or
-# build-mpich/ does (tests/semantics-status.sh tabulates which steps pass).
 # Nodes of 2 (and of 3, 2 at P = 5) give the node-aware algorithms their
-# inter-node rounds.
-xchg_launch(semantics-openmpi-2         openmpi 900 tasks NP 2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=30)
-xchg_launch(semantics-openmpi-3         openmpi 900 tasks NP 3 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=30)
-xchg_launch(semantics-openmpi-4-nodes2  openmpi 900 tasks NP 4 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=30)
-xchg_launch(semantics-openmpi-5-nodes3  openmpi 900 tasks NP 5 ENV XCHG_VIRTUAL_NODES=3 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=30)
-xchg_launch(semantics-mpich-2           mpich   900 tasks NP 2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=30)
-xchg_launch(semantics-mpich-3-nodes2    mpich   900 tasks NP 3 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=30)
-# What passes today, in the quick and full runs: every step but the scenario,
-# less the steps that hang today (SEMANTICS_HANG_TODAY; remove an entry when
-# its algorithm is a task), with fewer persistent starts.
-# (rma_direct and shm_direct: a nonblocking request completed by XCHG_Test
-# frees its plan, whose MPI_Win_free is collective, so ranks that complete
-# the three in different orders deadlock.)
-set(SEMANTICS_HANG_TODAY "alltoall:rma_direct:reverse/test-polling,allgather:rma_direct:reverse/test-polling,alltoall:shm_direct:reverse/test-polling,allgather:shm_direct:reverse/test-polling")
-xchg_launch(semantics-today-openmpi-4-nodes2 openmpi 300 "quick;full" NP 4 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60 --starts=300 --skip=scenario,${SEMANTICS_HANG_TODAY})
-xchg_launch(semantics-today-openmpi-2        openmpi 300 "quick;full" NP 2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60 --starts=300 --skip=scenario,${SEMANTICS_HANG_TODAY})
-xchg_launch(semantics-today-openmpi-5-nodes3 openmpi 300 "quick;full" NP 5 ENV XCHG_VIRTUAL_NODES=3 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60 --starts=300 --skip=scenario,${SEMANTICS_HANG_TODAY})
-xchg_launch(semantics-today-mpich-3-nodes2   mpich   400 full NP 3 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60 --starts=50 --skip=scenario,${SEMANTICS_HANG_TODAY})
-# The same scenario in MPI's own calls under the drop-in library (tools/xchg-run):
-# today MPI_Ialltoall and friends pass through to the MPI library, and
-# MPI_Ineighbor_alltoallv, which xchg serves, hangs (the issue's report), so
-# the neighbourhood collective runs under `tasks` only. Once the drop-in
-# routes the nonblocking and persistent dense forms to xchg, the quick one
-# fails until those algorithms are tasks too: route only what is resumable.
+# inter-node rounds. (tests/semantics-status.sh tabulates step by step.)
+xchg_launch(semantics-openmpi-2         openmpi 300 "quick;full" NP 2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60)
+xchg_launch(semantics-openmpi-3         openmpi 300 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60)
+xchg_launch(semantics-openmpi-4-nodes2  openmpi 300 "quick;full" NP 4 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60)
+xchg_launch(semantics-openmpi-5-nodes3  openmpi 300 full NP 5 ENV XCHG_VIRTUAL_NODES=3 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=60)
+xchg_launch(semantics-mpich-2           mpich   600 full NP 2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=120 --starts=300)
+xchg_launch(semantics-mpich-3-nodes2    mpich   900 full NP 3 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-semantics> --timeout=120 --starts=200)
+# The same in MPI's own calls (MPI_Ialltoall..., MPI_*_init / MPIX_*_init,
+# MPI_Ineighbor_alltoallv) under the drop-in library (tools/xchg-run), with
+# automatic selection and with multi-round algorithms forced.
 set(semantics_dropin ${build}/xchg-run ${MPIEXEC_EXECUTABLE} ${XCHG_TEST_MPIEXEC_PREFLAGS} ${MPIEXEC_NUMPROC_FLAG})
-set(semantics_dense --only=alltoall,alltoallv,alltoallw,allgather,allgatherv)
-xchg_launch(semantics-dropin-openmpi       openmpi 300 "quick;full;dropin" COMMAND ${semantics_dropin} 4 $<TARGET_FILE:xchg-semantics-dropin> ${semantics_dense} --timeout=60 --starts=300)
-xchg_launch(semantics-dropin-mpich         mpich   300 "full;dropin"       COMMAND ${semantics_dropin} 3 $<TARGET_FILE:xchg-semantics-dropin> ${semantics_dense} --timeout=60 --starts=200)
-xchg_launch(semantics-dropin-all-openmpi   openmpi 600 tasks               ENV XCHG_VIRTUAL_NODES=2 COMMAND ${semantics_dropin} 4 $<TARGET_FILE:xchg-semantics-dropin> --timeout=30)
-xchg_launch(semantics-dropin-all-mpich     mpich   600 tasks               ENV XCHG_VIRTUAL_NODES=2 COMMAND ${semantics_dropin} 3 $<TARGET_FILE:xchg-semantics-dropin> --timeout=30)
+set(semantics_multiround XCHG_ALLTOALL=bruck XCHG_ALLTOALLV=parlogna XCHG_ALLTOALLW=pairwise
+    XCHG_ALLGATHER=ring XCHG_ALLGATHERV=recursive_doubling XCHG_NEIGHBOR_ALLTOALLV=locality)
+xchg_launch(semantics-dropin-openmpi            openmpi 300 "quick;full;dropin" ENV XCHG_VIRTUAL_NODES=2 COMMAND ${semantics_dropin} 4 $<TARGET_FILE:xchg-semantics-dropin> --timeout=60)
+xchg_launch(semantics-dropin-multiround-openmpi openmpi 300 "quick;full;dropin" ENV XCHG_VIRTUAL_NODES=2 ${semantics_multiround} COMMAND ${semantics_dropin} 4 $<TARGET_FILE:xchg-semantics-dropin> --timeout=60)
+xchg_launch(semantics-dropin-mpich              mpich   600 "full;dropin"       ENV XCHG_VIRTUAL_NODES=2 COMMAND ${semantics_dropin} 3 $<TARGET_FILE:xchg-semantics-dropin> --timeout=120 --starts=200)
+xchg_launch(semantics-dropin-multiround-mpich   mpich   600 "full;dropin"       ENV XCHG_VIRTUAL_NODES=2 ${semantics_multiround} COMMAND ${semantics_dropin} 3 $<TARGET_FILE:xchg-semantics-dropin> --timeout=120 --starts=200)
