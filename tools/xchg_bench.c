@@ -5,6 +5,7 @@
  *          [-i ITER] [-x WARMUP] [-f] [--algo SPEC]... [--dist D] [--seed N]
  *          [--csv FILE|-] [--json FILE|-] [--progress] [--breakdown]
  *          [--persistent N] [--first-call] [--skew MIF [--skew-dist uniform|one-late]]
+ *          [--overlap C[,C...] [--test-every US] [--overlap-persistent]]
  *
  * For every size S: MPI's own collective (PMPI_*) first, as the reference
  * result and the reference time, then every selected algorithm. Each
@@ -79,6 +80,12 @@ static void usage(FILE *out)
         "                       and span_us (last exit - first arrival)\n"
         "      --skew-dist D    uniform (default): U[0, MIF x T) per rank; one-late: one\n"
         "                       seeded rank per iteration MIF x T late, the others on time\n"
+        "      --overlap C[,C]  nonblocking overlap (bench_overlap.c): per row the exchange\n"
+        "                       alone, and start + compute C + wait; C in us, or Fx = F\n"
+        "                       times MPI's own nonblocking exchange; reports the hidden\n"
+        "                       fraction (comm + compute - total) / comm\n"
+        "      --test-every US  --overlap: test the request every US us of compute\n"
+        "      --overlap-persistent  --overlap with XCHG_*_init + XCHG_Start\n"
         "  -h, --help\n"
         "ratio = median time / median time of MPI's own collective; < 1 means xchg is faster.\n");
 }
@@ -96,11 +103,29 @@ static int parse_sizes(const char *text, bench_options *o)
     return *end != '\0' || o->min_size < 1 || o->max_size < o->min_size;
 }
 
+/* --overlap C[,C...]: each C microseconds, or Fx (F times MPI's exchange). */
+static int parse_overlap(const char *text, bench_options *o)
+{
+    o->overlap_levels = 0;
+    for (const char *p = text; *p;) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !(v > 0) || o->overlap_levels == BENCH_MAX_OVERLAP) return 1;
+        int l = o->overlap_levels++;
+        o->overlap_us[l] = *end == 'x' ? 0 : v;
+        o->overlap_factor[l] = *end == 'x' ? v : 0;
+        p = end + (*end == 'x');
+        if (*p != ',' && *p != '\0') return 1;
+        p += *p == ',';
+    }
+    return o->overlap_levels == 0;
+}
+
 /* 0: run, 1: exit successfully (help), 2: usage error. */
 static int parse_options(int argc, char **argv, bench_options *o, int rank)
 {
     enum { OPT_SEED = 256, OPT_CSV, OPT_JSON, OPT_PROGRESS, OPT_PERSISTENT, OPT_FIRST_CALL,
-           OPT_SKEW, OPT_SKEW_DIST };
+           OPT_SKEW, OPT_SKEW_DIST, OPT_OVERLAP, OPT_TEST_EVERY, OPT_OVERLAP_PERSISTENT };
     static const struct option longs[] = {
         {"coll", required_argument, 0, 'c'},       {"message-size", required_argument, 0, 'm'},
         {"iterations", required_argument, 0, 'i'}, {"warmup", required_argument, 0, 'x'},
@@ -114,6 +139,9 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
         {"first-call", no_argument, 0, OPT_FIRST_CALL},
         {"skew", required_argument, 0, OPT_SKEW},
         {"skew-dist", required_argument, 0, OPT_SKEW_DIST},
+        {"overlap", required_argument, 0, OPT_OVERLAP},
+        {"test-every", required_argument, 0, OPT_TEST_EVERY},
+        {"overlap-persistent", no_argument, 0, OPT_OVERLAP_PERSISTENT},
         {0, 0, 0, 0}};
     *o = (bench_options){.coll = BENCH_ALLTOALLV, .coll_name = "alltoallv", .min_size = 16,
                          .max_size = 16384, .iterations = 500, .warmup = 50, .rounds = 10, .dist = DIST_UNIFORM,
@@ -155,6 +183,9 @@ static int parse_options(int argc, char **argv, bench_options *o, int rank)
             bad = strcmp(optarg, "uniform") != 0 && strcmp(optarg, "one-late") != 0;
             o->skew_dist = strcmp(optarg, "one-late") == 0 ? SKEW_ONE_LATE : SKEW_UNIFORM;
             break;
+        case OPT_OVERLAP: bad = parse_overlap(optarg, o); break;
+        case OPT_TEST_EVERY: o->test_every_us = atof(optarg); bad = !(o->test_every_us > 0); break;
+        case OPT_OVERLAP_PERSISTENT: o->overlap_persistent = 1; break;
         case 'h':
             if (rank == 0) usage(stdout);
             return 1;
@@ -520,10 +551,14 @@ int main(int argc, char **argv)
         int w = (int)strlen(algos.selection[a]);
         if (w > info.algo_width) info.algo_width = w;
     }
+    if (opt.overlap_levels) {
+        exit_code = bench_overlap_main(&opt, &algos, sizes, num_sizes, comm, &info);
+        num_sizes = 0; /* no blocking rows */
+    }
     int per_size = 1 + algos.count, num_rows = 0;
     bench_result *rows = calloc((size_t)(num_sizes * per_size), sizeof *rows);
     int progress = rank == 0 && (opt.progress || isatty(STDERR_FILENO));
-    if (rank == 0) bench_report_header(&info, stdout);
+    if (rank == 0 && !opt.overlap_levels) bench_report_header(&info, stdout);
 
     for (int s = 0; s < num_sizes; s++) {
         bench_workload w;
@@ -551,7 +586,7 @@ int main(int argc, char **argv)
         }
         if (rank == 0 && s + 1 < num_sizes) printf("\n");
     }
-    if (rank == 0) {
+    if (rank == 0 && !opt.overlap_levels) {
         if (num_sizes > 1 && algos.count > 0) bench_report_summary(&info, rows, num_rows, stdout);
         if (opt.persistent) bench_report_persistent_summary(&info, rows, num_rows, stdout);
         if (opt.csv_path && bench_report_csv(&info, rows, num_rows, opt.csv_path))
