@@ -448,9 +448,11 @@ int main(int argc, char **argv)
             if (*c == ';') *c = ',';
         run_pencil(&o, &f, ref, a, sel, o.mode, &failures);
     }
-    if (want_fftw_mpi && o.pipeline && rank == 0)
-        fprintf(stderr, "xchg-fft3d: fftw-mpi skipped: no batched form (--pipeline)\n");
-    else if (want_fftw_mpi) run_fftw_mpi(&o, ref, &failures);
+    if (want_fftw_mpi && o.pipeline) {
+        if (rank == 0) fprintf(stderr, "xchg-fft3d: fftw-mpi skipped: no batched form (--pipeline)\n");
+    } else if (want_fftw_mpi) {
+        run_fftw_mpi(&o, ref, &failures);
+    }
 
     fft3d_free(&f);
     fftw_free(ref);
