@@ -423,7 +423,8 @@ int bench_overlap_main(const bench_options *o, const bench_algo_list *algos,
     if (rank == 0 && csv != stdout) print_header(o, info);
     int width = 24;
     for (int a = 0; a < algos->count; a++)
-        if ((int)strlen(algos->selection[a]) + 8 > width) width = (int)strlen(algos->selection[a]) + 8;
+        if ((int)strlen(algos->selection[a]) + 8 > width)
+            width = (int)strlen(algos->selection[a]) + 8;
     overlap_size s = {.o = o, .comm = comm, .num_rows = 1 + algos->count,
                       .levels = o->overlap_levels, .algos = algos};
     s.rows = calloc((size_t)s.num_rows, sizeof *s.rows);

@@ -449,7 +449,8 @@ int main(int argc, char **argv)
         run_pencil(&o, &f, ref, a, sel, o.mode, &failures);
     }
     if (want_fftw_mpi && o.pipeline) {
-        if (rank == 0) fprintf(stderr, "xchg-fft3d: fftw-mpi skipped: no batched form (--pipeline)\n");
+        if (rank == 0)
+            fprintf(stderr, "xchg-fft3d: fftw-mpi skipped: no batched form (--pipeline)\n");
     } else if (want_fftw_mpi) {
         run_fftw_mpi(&o, ref, &failures);
     }
