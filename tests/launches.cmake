@@ -117,7 +117,10 @@ xchg_launch(gpu-check          openmpi 120 "quick;full;device" COMMAND bash test
 # (skipped without hypre), the 3-D FFT (against serial FFTW), transitive
 # closure (against a serial closure); --inject-error must fail.
 xchg_launch(amg                openmpi 60  "quick;full;apps" COMMAND apps/amg/check.sh ${build})
-xchg_launch(fft                openmpi 120 "quick;full;apps" COMMAND apps/fft/check.sh ${build})
+xchg_launch(fft                openmpi 180 "quick;full;apps" COMMAND apps/fft/check.sh ${build})
+# xchg-bench --overlap (nonblocking start, compute, test, wait) on virtual
+# nodes: exit status 1 when a row's bytes differ from MPI's.
+xchg_launch(bench-overlap-openmpi-4 openmpi 120 "quick;full;tools" NP 4 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-bench> -c alltoallv -m 256:4096 -i 4 -x 1 -r 2 --overlap 20 --test-every 5 --algo pairwise --algo parlogna --algo node_aware --algo node_aware_overlap)
 xchg_launch(closure            openmpi 120 "quick;full;apps" COMMAND apps/closure/check.sh ${build})
 
 # The Python package (python/): pytest under mpirun -n 1..4, every result

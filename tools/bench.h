@@ -42,6 +42,8 @@ typedef enum {
 
 extern const char *const bench_dist_names[DIST_COUNT];
 
+#define BENCH_MAX_OVERLAP 4
+
 typedef struct bench_options {
     bench_coll coll;
     const char *coll_name;
@@ -60,6 +62,12 @@ typedef struct bench_options {
     int first_call;               /* --first-call: first calls on fresh communicators */
     double skew_mif;              /* --skew MIF: random arrival delays (0: off) */
     int skew_dist;                /* --skew-dist: SKEW_UNIFORM or SKEW_ONE_LATE */
+    /* --overlap (bench_overlap.c): compute levels, each absolute (us) or a
+     * factor of MPI's own nonblocking exchange time (factor > 0) */
+    int overlap_levels;
+    double overlap_us[BENCH_MAX_OVERLAP], overlap_factor[BENCH_MAX_OVERLAP];
+    double test_every_us;         /* --test-every: test during the compute (0: never) */
+    int overlap_persistent;       /* --overlap-persistent: init + XCHG_Start instead of XCHG_I* */
 } bench_options;
 
 enum { SKEW_UNIFORM, SKEW_ONE_LATE };
@@ -159,6 +167,18 @@ void bench_setup_round(const bench_options *o, bench_workload *w, const char *se
 /* Medians into r (init_us ... second_us). */
 void bench_setup_summarize(const bench_options *o, const bench_setup *st, int row,
                            bench_result *r);
+
+/* bench_setup.c: a persistent request of MPI's own (MPI_ERR_UNSUPPORTED_OPERATION
+ * without one) or xchg's (info: xchg_algorithm, or MPI_INFO_NULL). */
+int bench_mpi_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MPI_Request *req);
+int bench_xchg_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MPI_Info info,
+                    XCHG_Request *req);
+
+/* bench_overlap.c: --overlap, the whole run (instead of the blocking rows);
+ * returns the exit code. */
+int bench_overlap_main(const bench_options *o, const bench_algo_list *algos,
+                       const int64_t *sizes, int num_sizes, MPI_Comm comm,
+                       const bench_run_info *info);
 
 /* bench_report.c */
 void bench_report_header(const bench_run_info *info, FILE *out);

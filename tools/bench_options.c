@@ -42,6 +42,12 @@ static void usage(FILE *out)
         "                       barrier (T(S): one S-byte message, ping-pong); reports the\n"
         "                       completion time (mean over ranks of exit - own arrival)\n"
         "                       and span_us (last exit - first arrival)\n"
+        "      --overlap C[,C]  nonblocking overlap (bench_overlap.c): per row the exchange\n"
+        "                       alone, and start + compute C + wait; C in us, or Fx = F\n"
+        "                       times MPI's own nonblocking exchange; reports the hidden\n"
+        "                       fraction (comm + compute - total) / comm\n"
+        "      --test-every US  --overlap: test the request every US us of compute\n"
+        "      --overlap-persistent  --overlap with XCHG_*_init + XCHG_Start\n"
         "      --skew-dist D    uniform (default): U[0, MIF x T) per rank; one-late: one\n"
         "                       seeded rank per iteration MIF x T late, the others on time\n"
         "  -h, --help\n"
@@ -61,11 +67,29 @@ static int parse_sizes(const char *text, bench_options *o)
     return *end != '\0' || o->min_size < 1 || o->max_size < o->min_size;
 }
 
+/* --overlap C[,C...]: each C microseconds, or Fx (F times MPI's exchange). */
+static int parse_overlap(const char *text, bench_options *o)
+{
+    o->overlap_levels = 0;
+    for (const char *p = text; *p;) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !(v > 0) || o->overlap_levels == BENCH_MAX_OVERLAP) return 1;
+        int l = o->overlap_levels++;
+        o->overlap_us[l] = *end == 'x' ? 0 : v;
+        o->overlap_factor[l] = *end == 'x' ? v : 0;
+        p = end + (*end == 'x');
+        if (*p != ',' && *p != '\0') return 1;
+        p += *p == ',';
+    }
+    return o->overlap_levels == 0;
+}
+
 /* 0: run, 1: exit successfully (help), 2: usage error. */
 int bench_parse_options(int argc, char **argv, bench_options *o, int rank)
 {
     enum { OPT_SEED = 256, OPT_CSV, OPT_JSON, OPT_PROGRESS, OPT_PERSISTENT, OPT_FIRST_CALL,
-           OPT_SKEW, OPT_SKEW_DIST };
+           OPT_SKEW, OPT_SKEW_DIST, OPT_OVERLAP, OPT_TEST_EVERY, OPT_OVERLAP_PERSISTENT };
     static const struct option longs[] = {
         {"coll", required_argument, 0, 'c'},       {"message-size", required_argument, 0, 'm'},
         {"iterations", required_argument, 0, 'i'}, {"warmup", required_argument, 0, 'x'},
@@ -79,6 +103,9 @@ int bench_parse_options(int argc, char **argv, bench_options *o, int rank)
         {"first-call", no_argument, 0, OPT_FIRST_CALL},
         {"skew", required_argument, 0, OPT_SKEW},
         {"skew-dist", required_argument, 0, OPT_SKEW_DIST},
+        {"overlap", required_argument, 0, OPT_OVERLAP},
+        {"test-every", required_argument, 0, OPT_TEST_EVERY},
+        {"overlap-persistent", no_argument, 0, OPT_OVERLAP_PERSISTENT},
         {0, 0, 0, 0}};
     *o = (bench_options){.coll = BENCH_ALLTOALLV, .coll_name = "alltoallv", .min_size = 16,
                          .max_size = 16384, .iterations = 500, .warmup = 50, .rounds = 10, .dist = DIST_UNIFORM,
@@ -120,6 +147,9 @@ int bench_parse_options(int argc, char **argv, bench_options *o, int rank)
             bad = strcmp(optarg, "uniform") != 0 && strcmp(optarg, "one-late") != 0;
             o->skew_dist = strcmp(optarg, "one-late") == 0 ? SKEW_ONE_LATE : SKEW_UNIFORM;
             break;
+        case OPT_OVERLAP: bad = parse_overlap(optarg, o); break;
+        case OPT_TEST_EVERY: o->test_every_us = atof(optarg); bad = !(o->test_every_us > 0); break;
+        case OPT_OVERLAP_PERSISTENT: o->overlap_persistent = 1; break;
         case 'h':
             if (rank == 0) usage(stdout);
             return 1;

@@ -66,7 +66,7 @@ int bench_mpi_persistent_available(void)
     return HAVE_MPI_PERSISTENT;
 }
 
-static int mpi_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MPI_Request *req)
+int bench_mpi_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MPI_Request *req)
 {
 #if HAVE_MPI_PERSISTENT
     switch (o->coll) {
@@ -93,7 +93,7 @@ static int mpi_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MP
 #endif
 }
 
-static int xchg_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MPI_Info info,
+int bench_xchg_init(const bench_options *o, bench_workload *w, MPI_Comm comm, MPI_Info info,
                      XCHG_Request *req)
 {
     switch (o->coll) {
@@ -161,7 +161,8 @@ static int persistent_trial(const bench_options *o, bench_workload *w, const cha
     PMPI_Barrier(comm);
     double t0 = MPI_Wtime();
     if (rc == MPI_SUCCESS)
-        rc = req.is_mpi ? mpi_init(o, w, comm, &req.mpi) : xchg_init(o, w, comm, info, &req.xchg);
+        rc = req.is_mpi ? bench_mpi_init(o, w, comm, &req.mpi)
+                        : bench_xchg_init(o, w, comm, info, &req.xchg);
     times[0] = MPI_Wtime() - t0;
     int initialized = rc == MPI_SUCCESS;
     for (int k = 0; k < n; k++) {

@@ -5,6 +5,7 @@
  *          [-i ITER] [-x WARMUP] [-f] [--algo SPEC]... [--dist D] [--seed N]
  *          [--csv FILE|-] [--json FILE|-] [--progress] [--breakdown]
  *          [--persistent N] [--first-call] [--skew MIF [--skew-dist uniform|one-late]]
+ *          [--overlap C[,C...] [--test-every US] [--overlap-persistent]]
  *
  * For every size S: MPI's own collective (PMPI_*) first, as the reference
  * result and the reference time, then every selected algorithm. Each
@@ -389,10 +390,14 @@ int main(int argc, char **argv)
         int w = (int)strlen(algos.selection[a]);
         if (w > info.algo_width) info.algo_width = w;
     }
+    if (opt.overlap_levels) {
+        exit_code = bench_overlap_main(&opt, &algos, sizes, num_sizes, comm, &info);
+        num_sizes = 0; /* no blocking rows */
+    }
     int per_size = 1 + algos.count, num_rows = 0;
     bench_result *rows = calloc((size_t)(num_sizes * per_size), sizeof *rows);
     int progress = rank == 0 && (opt.progress || isatty(STDERR_FILENO));
-    if (rank == 0) bench_report_header(&info, stdout);
+    if (rank == 0 && !opt.overlap_levels) bench_report_header(&info, stdout);
 
     for (int s = 0; s < num_sizes; s++) {
         bench_workload w;
@@ -420,7 +425,7 @@ int main(int argc, char **argv)
         }
         if (rank == 0 && s + 1 < num_sizes) printf("\n");
     }
-    if (rank == 0) {
+    if (rank == 0 && !opt.overlap_levels) {
         if (num_sizes > 1 && algos.count > 0) bench_report_summary(&info, rows, num_rows, stdout);
         if (opt.persistent) bench_report_persistent_summary(&info, rows, num_rows, stdout);
         if (opt.csv_path && bench_report_csv(&info, rows, num_rows, opt.csv_path))

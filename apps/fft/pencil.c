@@ -15,8 +15,8 @@
  * Displacements are in doubles: buf + displ / 2 is the block's first complex. */
 
 /* Transpose 1, z-pencil side: a[x][y][z] <-> block q = [x][y][z in q's z] */
-static void t1_zside(const fft3d *f, fftw_complex *a, fftw_complex *buf, const int *displ,
-                     int to_buf)
+void fft3d_t1_zside(const fft3d *f, fftw_complex *a, fftw_complex *buf, const int *displ,
+                    int to_buf)
 {
     const int n2 = f->n[2];
     for (int q = 0; q < f->pc; q++) {
@@ -33,8 +33,8 @@ static void t1_zside(const fft3d *f, fftw_complex *a, fftw_complex *buf, const i
 }
 
 /* Transpose 1, y-pencil side: b[x][z][y] <-> block q = [x][y in q's y][z] */
-static void t1_yside(const fft3d *f, fftw_complex *b, fftw_complex *buf, const int *displ,
-                     int to_buf)
+void fft3d_t1_yside(const fft3d *f, fftw_complex *b, fftw_complex *buf, const int *displ,
+                    int to_buf)
 {
     const int n1 = f->n[1], nz = f->nz;
     for (int q = 0; q < f->pc; q++) {
@@ -54,8 +54,8 @@ static void t1_yside(const fft3d *f, fftw_complex *b, fftw_complex *buf, const i
 }
 
 /* Transpose 2, y-pencil side: b[x][z][y] <-> block q = [x][z][y in q's my] */
-static void t2_yside(const fft3d *f, fftw_complex *b, fftw_complex *buf, const int *displ,
-                     int to_buf)
+void fft3d_t2_yside(const fft3d *f, fftw_complex *b, fftw_complex *buf, const int *displ,
+                    int to_buf)
 {
     const int n1 = f->n[1];
     for (int q = 0; q < f->pr; q++) {
@@ -72,8 +72,8 @@ static void t2_yside(const fft3d *f, fftw_complex *b, fftw_complex *buf, const i
 }
 
 /* Transpose 2, x-pencil side: c[y][z][x] <-> block q = [x in q's x][z][y] */
-static void t2_xside(const fft3d *f, fftw_complex *c, fftw_complex *buf, const int *displ,
-                     int to_buf)
+void fft3d_t2_xside(const fft3d *f, fftw_complex *c, fftw_complex *buf, const int *displ,
+                    int to_buf)
 {
     const int n0 = f->n[0], nz = f->nz, my = f->my;
     for (int q = 0; q < f->pr; q++) {
@@ -280,25 +280,25 @@ static void execute(fftw_plan p)
 void fft3d_forward(fft3d *f, double *t_exchange)
 {
     execute(f->zf);
-    t1_zside(f, f->zpen, f->sbuf, f->ex[FFT_T1F].sdispl, 1);
+    fft3d_t1_zside(f, f->zpen, f->sbuf, f->ex[FFT_T1F].sdispl, 1);
     run_exchange(f, &f->ex[FFT_T1F], t_exchange);
-    t1_yside(f, f->ypen, f->rbuf, f->ex[FFT_T1F].rdispl, 0);
+    fft3d_t1_yside(f, f->ypen, f->rbuf, f->ex[FFT_T1F].rdispl, 0);
     execute(f->yf);
-    t2_yside(f, f->ypen, f->sbuf, f->ex[FFT_T2F].sdispl, 1);
+    fft3d_t2_yside(f, f->ypen, f->sbuf, f->ex[FFT_T2F].sdispl, 1);
     run_exchange(f, &f->ex[FFT_T2F], t_exchange);
-    t2_xside(f, f->xpen, f->rbuf, f->ex[FFT_T2F].rdispl, 0);
+    fft3d_t2_xside(f, f->xpen, f->rbuf, f->ex[FFT_T2F].rdispl, 0);
     execute(f->xf);
 }
 
 void fft3d_backward(fft3d *f, double *t_exchange)
 {
     execute(f->xb);
-    t2_xside(f, f->xpen, f->sbuf, f->ex[FFT_T2B].sdispl, 1);
+    fft3d_t2_xside(f, f->xpen, f->sbuf, f->ex[FFT_T2B].sdispl, 1);
     run_exchange(f, &f->ex[FFT_T2B], t_exchange);
-    t2_yside(f, f->ypen, f->rbuf, f->ex[FFT_T2B].rdispl, 0);
+    fft3d_t2_yside(f, f->ypen, f->rbuf, f->ex[FFT_T2B].rdispl, 0);
     execute(f->yb);
-    t1_yside(f, f->ypen, f->sbuf, f->ex[FFT_T1B].sdispl, 1);
+    fft3d_t1_yside(f, f->ypen, f->sbuf, f->ex[FFT_T1B].sdispl, 1);
     run_exchange(f, &f->ex[FFT_T1B], t_exchange);
-    t1_zside(f, f->zpen, f->rbuf, f->ex[FFT_T1B].rdispl, 0);
+    fft3d_t1_zside(f, f->zpen, f->rbuf, f->ex[FFT_T1B].rdispl, 0);
     execute(f->zb);
 }

@@ -77,4 +77,17 @@ void fft3d_forward(fft3d *f, double *t_exchange);
 /* Backward transform xpen -> zpen (destroys xpen), unnormalised. */
 void fft3d_backward(fft3d *f, double *t_exchange);
 
+/* Pack (to_buf = 1) or unpack (0) between a pencil and the per-peer blocks
+ * of an alltoallv buffer at displacements displ (doubles): transpose 1 on
+ * its z-pencil side (a[x][y][z]) and y-pencil side (b[x][z][y]), transpose 2
+ * on its y-pencil side and x-pencil side (c[y][z][x]). For batch.c. */
+void fft3d_t1_zside(const fft3d *f, fftw_complex *a, fftw_complex *buf, const int *displ,
+                    int to_buf);
+void fft3d_t1_yside(const fft3d *f, fftw_complex *b, fftw_complex *buf, const int *displ,
+                    int to_buf);
+void fft3d_t2_yside(const fft3d *f, fftw_complex *b, fftw_complex *buf, const int *displ,
+                    int to_buf);
+void fft3d_t2_xside(const fft3d *f, fftw_complex *c, fftw_complex *buf, const int *displ,
+                    int to_buf);
+
 #endif

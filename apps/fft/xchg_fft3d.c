@@ -67,6 +67,7 @@
 
 #include "fft_check.h"
 #include "fft_util.h"
+#include "batch.h"
 #include "fftw_mpi_baseline.h"
 #include "pencil.h"
 
@@ -81,6 +82,8 @@ typedef struct options {
     long long check_max;
     double tol;
     unsigned fftw_flags;
+    int pipeline;      /* --pipeline=B: batches of B fields, "batch" and "pipeline" rows */
+    double sim_flops;  /* --sim-flops=F (SMPI): modelled FFT speed, flop/s */
 } options;
 
 #define DEFAULT_ALGOS "auto,mpi,pairwise,scattered,parlogna,parlogna:radix=4,parlinna_coalesced,node_aware"
@@ -93,7 +96,8 @@ static void usage(void)
                 "  [--algos=" DEFAULT_ALGOS "]\n"
                 "  [--baselines=MPI_Alltoallv,fftw-mpi|none] [--exchange=persistent|blocking]\n"
                 "  [--iters=20] [--warmup=3] [--check-max=2097152] [--no-serial-check]\n"
-                "  [--tol=1e-10] [--fftw=estimate|measure] [--no-header] [--inject-error]\n");
+                "  [--tol=1e-10] [--fftw=estimate|measure] [--no-header] [--inject-error]\n"
+                "  [--pipeline=B [--sim-flops=F]]\n");
     MPI_Finalize();
     exit(2);
 }
@@ -145,6 +149,16 @@ static void parse(int argc, char **argv, options *o)
         } else if ((v = OPT("--iters"))) o->iters = (int)num_arg(v, 1, 1000000);
         else if ((v = OPT("--warmup"))) o->warmup = (int)num_arg(v, 0, 1000000);
         else if ((v = OPT("--check-max"))) o->check_max = num_arg(v, 0, 1LL << 28);
+        else if ((v = OPT("--pipeline"))) o->pipeline = (int)num_arg(v, 1, 4096);
+        else if ((v = OPT("--sim-flops"))) {
+            char *end;
+            o->sim_flops = strtod(v, &end);
+            if (end == v || *end || !(o->sim_flops > 0)) usage();
+#ifndef SMPI_H
+            if (rank == 0) fprintf(stderr, "xchg-fft3d: --sim-flops only under SMPI\n");
+            usage();
+#endif
+        }
         else if ((v = OPT("--tol"))) {
             char *end;
             o->tol = strtod(v, &end);
@@ -222,6 +236,65 @@ static const char *judge(const options *o, const char *algo, double err_serial,
     return bad ? "FAIL" : err_serial >= 0 ? "serial+inverse" : "inverse";
 }
 
+/* --pipeline=B: B fields per forward transform, not pipelined ("batch")
+ * and pipelined (batch.c), interleaved per iteration; one row each, times
+ * per field; every field of both checked like a single transform. */
+static void run_batch(const options *o, fft3d *f, const fftw_complex *ref, const char *label,
+                      int direct, int *failures)
+{
+    fft_batch b;
+    const int n = o->iters, B = o->pipeline;
+    fft3d_exchanges_init(f, direct ? FFT_DIRECT : FFT_BLOCKING); /* the check's backward */
+    fft_batch_setup(&b, f, B, direct, o->sim_flops);
+    double *s = fft_xmalloc(4 * (size_t)n * sizeof(double));
+    for (int i = 0; i < o->warmup + n; i++)
+        for (int p = 0; p < 2; p++) {
+            double te = 0.0;
+            FFT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+            double t1 = MPI_Wtime();
+            fft_batch_forward(f, &b, p, &te);
+            double t2 = MPI_Wtime();
+            if (i >= o->warmup) {
+                s[(2 * p) * n + i - o->warmup] = (t2 - t1) / B;
+                s[(2 * p + 1) * n + i - o->warmup] = te / B;
+            }
+        }
+    for (int p = 0; p < 2; p++) {
+        row r = {label, p ? "pipeline" : "batch", 0, 0, 0, -1, ""};
+        double *c = fft_xmalloc((size_t)n * sizeof(double));
+        for (int i = 0; i < n; i++) c[i] = s[2 * p * n + i] - s[(2 * p + 1) * n + i];
+        r.total = fft_max_median(s + 2 * p * n, n, MPI_COMM_WORLD);
+        r.exchange = fft_max_median(s + (2 * p + 1) * n, n, MPI_COMM_WORLD);
+        r.compute = fft_max_median(c, n, MPI_COMM_WORLD);
+        free(c);
+        /* the check: every field of one more batch */
+        double te = 0.0, es_worst = o->serial ? 0.0 : -1.0, ei_worst = 0.0;
+        for (int k = 0; k < B; k++) memset(b.xpen[k], 0, f->xsize * sizeof(fftw_complex));
+        fft_batch_forward(f, &b, p, &te);
+        for (int k = 0; k < B; k++) {
+            fft_batch_output(f, &b, k);
+            if (o->inject) fft_inject_error(f->xpen, f->xsize, MPI_COMM_WORLD);
+            fft_box xbox = {{0, f->my0, f->z0}, {f->n[0], f->my, f->nz}, {1, 2, 0}};
+            double es = o->serial ? fft_compare_box(ref, f->xpen, &xbox, f->n, MPI_COMM_WORLD)
+                                  : -1.0;
+            fft3d_backward(f, &te);
+            double ei = fft_compare_roundtrip(f->zpen, f->in, f->zsize,
+                                              1.0 / ((double)f->n[0] * f->n[1] * f->n[2]),
+                                              MPI_COMM_WORLD);
+            /* the worst field; a NaN (es != es) stays */
+            if (es_worst == es_worst && !(es <= es_worst)) es_worst = es;
+            if (ei_worst == ei_worst && !(ei <= ei_worst)) ei_worst = ei;
+        }
+        char what[300];
+        snprintf(what, sizeof what, "%s (%s of %d)", label, r.mode, B);
+        r.checked = judge(o, what, es_worst, ei_worst, failures);
+        print_row(o, &r);
+    }
+    free(s);
+    fft_batch_free(&b);
+    fft3d_exchanges_free(f);
+}
+
 /* The pencil transform with the transposes of `mode` (algo: the xchg
  * selection string, or NULL for MPI_Alltoallv). */
 static void run_pencil(const options *o, fft3d *f, const fftw_complex *ref, const char *label,
@@ -240,6 +313,10 @@ static void run_pencil(const options *o, fft3d *f, const fftw_complex *ref, cons
                         bad ? XCHG_Last_error() : "refused on another rank");
             return;
         }
+    }
+    if (o->pipeline) {
+        run_batch(o, f, ref, label, algo == NULL, failures);
+        return;
     }
     row r = {label, mode == FFT_PERSISTENT ? "persistent" : mode == FFT_BLOCKING ? "blocking"
                                                                               : "direct",
@@ -371,7 +448,12 @@ int main(int argc, char **argv)
             if (*c == ';') *c = ',';
         run_pencil(&o, &f, ref, a, sel, o.mode, &failures);
     }
-    if (want_fftw_mpi) run_fftw_mpi(&o, ref, &failures);
+    if (want_fftw_mpi && o.pipeline) {
+        if (rank == 0)
+            fprintf(stderr, "xchg-fft3d: fftw-mpi skipped: no batched form (--pipeline)\n");
+    } else if (want_fftw_mpi) {
+        run_fftw_mpi(&o, ref, &failures);
+    }
 
     fft3d_free(&f);
     fftw_free(ref);
