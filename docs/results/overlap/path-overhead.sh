@@ -12,6 +12,8 @@
 #   env:   NP=4 SIZE=64 ITERS=8000 REPS=3 COLLS="alltoall alltoallv allgather"
 #          BEFORE=3042766 AFTER=HEAD LAUNCH="mpirun.openmpi --bind-to core"
 #          MPICC=mpicc.openmpi TAG=$(hostname -s) KEEP=0 (1: keep the builds)
+#          AFTER=. : this working tree as it is (a copy that has no commit of it)
+#          CMAKE_EXTRA="-DXCHG_WITH_JANSSON=OFF ..." (options for both builds)
 #   writes docs/results/overlap/path-<TAG>-<NP>.csv (every row of every job)
 #   and path-<TAG>-<NP>.md (medians over the jobs of each ratio)
 # About 3 minutes on a quiet machine with the defaults (two builds ~1 min each
@@ -29,10 +31,16 @@ tmp=$(mktemp -d)
 declare -A rev=([before]=${BEFORE:-3042766} [after]=${AFTER:-HEAD})
 for side in before after; do
     mkdir -p "$tmp/$side"
-    git archive "${rev[$side]}" | tar -x -C "$tmp/$side"
-    echo "# building $side (${rev[$side]} = $(git rev-parse --short "${rev[$side]}"))" >&2
+    if [ "${rev[$side]}" = . ]; then # the working tree, without build trees
+        tar -C "$root" --exclude='./build*' --exclude=./.devkit --exclude=./.git -cf - . |
+            tar -x -C "$tmp/$side"
+    else
+        git archive "${rev[$side]}" | tar -x -C "$tmp/$side"
+    fi
+    echo "# building $side (${rev[$side]})" >&2
+    # shellcheck disable=SC2086 # CMAKE_EXTRA is a list of options
     cmake -S "$tmp/$side" -B "$tmp/$side/build" -G Ninja -DMPI_C_COMPILER="${MPICC:-mpicc.openmpi}" \
-        -DCMAKE_BUILD_TYPE=Release -DXCHG_BUILD_TESTS=OFF -DXCHG_BUILD_APPS=OFF >/dev/null
+        -DCMAKE_BUILD_TYPE=Release -DXCHG_BUILD_TESTS=OFF -DXCHG_BUILD_APPS=OFF ${CMAKE_EXTRA:-} >/dev/null
     ninja -C "$tmp/$side/build" xchg-bench >/dev/null
 done
 bench() { # side, coll, iterations, algos...
