@@ -69,7 +69,7 @@ struct xchg_fiber {
 #endif
 };
 
-static _Thread_local xchg_fiber *current;
+static XCHG_PER_THREAD xchg_fiber *current;
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *cached[CACHED_STACKS];

@@ -15,6 +15,15 @@
 
 #include <mpi.h>
 
+/* What a thread runs (the task runtime's current task and fiber) is kept
+ * per thread; under SimGrid SMPI every simulated rank runs in one OS thread,
+ * with globals privatized per rank, so there it is a plain global. */
+#ifdef SMPI_H
+#define XCHG_PER_THREAD
+#else
+#define XCHG_PER_THREAD _Thread_local
+#endif
+
 /* Point to point and completion */
 #define MPI_Isend PMPI_Isend
 #define MPI_Irecv PMPI_Irecv

@@ -47,7 +47,7 @@ struct xchg_task {
 static pthread_mutex_t engine = PTHREAD_MUTEX_INITIALIZER;
 static xchg_task *all_head, *all_tail;
 static atomic_int outstanding; /* tasks not yet done */
-static _Thread_local xchg_task *running_task;
+static XCHG_PER_THREAD xchg_task *running_task;
 
 int xchg_tasks_outstanding(void)
 {
