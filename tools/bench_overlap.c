@@ -56,12 +56,14 @@ typedef struct overlap_req {
 static volatile double compute_sink = 1.0;
 static double units_per_us; /* calibrated work units per microsecond */
 
+#ifndef SMPI_H /* under SMPI the compute is smpi_execute's simulated time */
 static void work(double units)
 {
     double x = compute_sink;
     for (long i = 0; i < (long)units; i++) x = x * 1.0000001 + 1e-9;
     compute_sink = x;
 }
+#endif
 
 static void calibrate(void)
 {

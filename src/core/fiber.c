@@ -22,7 +22,9 @@
  * told the stack's range (VALGRIND_STACK_REGISTER), or it takes the switch
  * for a stack overflow.
  */
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
+#endif
 #include "fiber.h"
 
 #include <pthread.h>
