@@ -54,9 +54,9 @@ typedef struct overlap_req {
 /* ---- compute ---- */
 
 static volatile double compute_sink = 1.0;
+#ifndef SMPI_H /* under SMPI the compute is smpi_execute's simulated time */
 static double units_per_us; /* calibrated work units per microsecond */
 
-#ifndef SMPI_H /* under SMPI the compute is smpi_execute's simulated time */
 static void work(double units)
 {
     double x = compute_sink;
