@@ -12,7 +12,6 @@
 #include "call.h"
 #include "core/args.h"
 #include "core/context.h"
-#include "core/device.h"
 #include "core/error.h"
 #include "select/online.h"
 #include "select/select.h"
