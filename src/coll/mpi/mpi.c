@@ -190,17 +190,21 @@ static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *
     if (alltoallw_alone(a)) return xchg_copy_self_block(a);
 #ifdef OPEN_MPI
     /* Open MPI 4.1's MPI_Ialltoallv with MPI_IN_PLACE hangs when most counts
-     * are zero (8 ranks, symmetric sparse counts; MPICH 4 is fine): run the
-     * blocking in-place call here instead, complete when XCHG_Start returns. */
-    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER)
-        return library_collective(ctx, a, plan);
+     * are zero (8 ranks, symmetric sparse counts; MPICH 4 is fine): the
+     * library gets xchg's copy of the send blocks instead (refreshed at each
+     * start). Device buffers have no copy: the blocking in-place call, which
+     * completes in XCHG_Start. */
+    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER) {
+        if (a->on_device) return library_collective(ctx, a, plan);
+        sendbuf = a->send.buf;
+    }
 #endif
     return post_library(a, sendbuf, plan->state, reqs, count);
 }
 
 /* Inside a task (a nonblocking call): the library's nonblocking collective,
  * waited for by suspending the task. In place under Open MPI, the library
- * gets xchg's copy of the send blocks instead (the hang above). */
+ * gets xchg's copy of the send blocks instead (the hang in library_post). */
 static int library_in_task(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
     const void *sendbuf = library_sendbuf(a);
