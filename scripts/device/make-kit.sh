@@ -24,10 +24,11 @@ mkdir -p "$kit/debs" "$kit/root" "$kit/deps"
 grep -qx '/.devkit/' "$(git rev-parse --git-path info/exclude)" 2>/dev/null ||
     echo "warning: .devkit/ is not in .git/info/exclude (echo /.devkit/ >> $(git rev-parse --git-path info/exclude))" >&2
 
-# Open MPI itself and the libraries tied to it (root/, always used), and the
+# Open MPI itself and the libraries tied to it (root/, always used; FFTW's
+# double precision for xchg-fft3d, step_extra's "fft"), and the
 # generic libraries it needs (deps/, used only where the machine has none).
 main_pkgs="openmpi-bin openmpi-common libopenmpi3 libopenmpi-dev libpmix2 libhwloc15
-           libevent-core-2.1-7 libevent-pthreads-2.1-7"
+           libevent-core-2.1-7 libevent-pthreads-2.1-7 libfftw3-double3 libfftw3-dev"
 dep_pkgs="zlib1g libudev1 libmunge2"
 (cd "$kit/debs" && apt-get download $main_pkgs >/dev/null)
 for deb in "$kit"/debs/*.deb; do dpkg -x "$deb" "$kit/root"; done

@@ -9,6 +9,7 @@
 #   online-calibration.csv  step 2's short calibration runs (xchg-bench CSV)
 #   online-results.csv      docs/results/selection/online/real.sh's results,
 #   online-real.md          and evaluate.py's table, for 4, 8 and 16 ranks
+#   fft-device16.csv        step_extra's "fft" (the FFT pipeline, 16 ranks)
 # (6 files: 2 more come back at most, see step_extra).
 #   usage: OUT=dir bash scripts/device/run.sh
 #   XCHG_DEVICE_NP="4 8 16"        ranks of step 2 (bound to cores)
@@ -326,7 +327,35 @@ step_extra() {
             bash docs/results/overlap/run-real.sh || rc=$?
         cp docs/results/overlap/real-$tag-16.csv "$OUT"/ ;;
     esac
+    case " ${XCHG_DEVICE_EXTRA:-} " in *" fft "*)
+        step_fft || rc=$? ;;
+    esac
     return $rc
+}
+
+# XCHG_DEVICE_EXTRA="fft": the FFT application's batched transform at 16
+# ranks, its exchanges started and waited at once ("batch") against
+# pipelined ("pipeline": field k's exchange in flight during the 1-D FFTs of
+# fields k+1 and k-1), per algorithm and for MPI's own MPI_Ialltoallv. Built
+# here with the kit's FFTW (no pkg-config needed); fft-device16.csv comes back.
+step_fft() {
+    local kroot=$XCHG_KIT_DIR/root/usr fft=$build/xchg-fft3d-device np=16 n
+    timeout -k 5 120 cmake --build "$build" -j "$(nproc)" --target xchg_shared >/dev/null 2>&1 ||
+        { echo "fft: building libxchg failed"; return 1; }
+    OMPI_CC=${OMPI_CC:-gcc} timeout -k 5 60 mpicc.openmpi -O2 -std=c11 -D_POSIX_C_SOURCE=200809L \
+        -Iinclude -I"$kroot/include" apps/fft/xchg_fft3d.c apps/fft/pencil.c apps/fft/batch.c \
+        apps/fft/fft_check.c apps/fft/fftw_mpi_baseline.c apps/fft/fft_util.c \
+        -L"$build" -Wl,-rpath,"$PWD/$build" -lxchg -L"$kroot/lib/x86_64-linux-gnu" -lfftw3 -lm -o "$fft" ||
+        { echo "fft: building xchg-fft3d failed"; return 1; }
+    [ "$np" -le "$ncores" ] || np=$ncores
+    : >"$OUT/fft-device16.csv"
+    for n in 128x128x128:60 256x256x256:90; do
+        timeout -k 5 "${n#*:}" $(mpirun_for "$np") -n "$np" "$fft" --n="${n%:*}" --pipeline=4 --iters=5 --warmup=1 \
+            --algos=auto,mpi,pairwise,nonblocking,scattered,node_aware --no-header 2>&1 |
+            tee -a "$OUT/fft-device16.csv.log" | grep -v '^xchg-fft3d' >>"$OUT/fft-device16.csv"
+    done
+    grep -h 'checks\|FAIL\|rror' "$OUT/fft-device16.csv.log" | sort | uniq -c
+    rm -f "$OUT/fft-device16.csv.log"
 }
 
 echo "== machine"
