@@ -9,7 +9,7 @@
 #   online-calibration.csv  step 2's short calibration runs (xchg-bench CSV)
 #   online-results.csv      docs/results/selection/online/real.sh's results,
 #   online-real.md          and evaluate.py's table, for 4, 8 and 16 ranks
-#   fft-device16.csv        step_extra's "fft" (the FFT pipeline, 16 ranks)
+#   apps-device16.tar       step_extra's "fft" (the applications, 16 ranks)
 # (6 files: 2 more come back at most, see step_extra).
 #   usage: OUT=dir bash scripts/device/run.sh
 #   XCHG_DEVICE_NP="4 8 16"        ranks of step 2 (bound to cores)
@@ -333,29 +333,55 @@ step_extra() {
     return $rc
 }
 
-# XCHG_DEVICE_EXTRA="fft": the FFT application's batched transform at 16
-# ranks, its exchanges started and waited at once ("batch") against
-# pipelined ("pipeline": field k's exchange in flight during the 1-D FFTs of
-# fields k+1 and k-1), per algorithm and for MPI's own MPI_Ialltoallv. Built
-# here with the kit's FFTW (no pkg-config needed); fft-device16.csv comes back.
+# XCHG_DEVICE_EXTRA="fft": the applications at 16 ranks, their CSVs in one
+# file, apps-device16.tar (fft-pipeline.csv, fft-online.csv, closure.csv):
+#   the FFT's batched transform, its exchanges started and waited at once
+#   ("batch") against pipelined ("pipeline": field k's exchange in flight
+#   during the 1-D FFTs of fields k+1 and k-1), per algorithm and for MPI's
+#   own MPI_Ialltoallv; the FFT with blocking transposes and the transitive
+#   closure as in docs/results/selection/online/apps-smpi.sh: online auto,
+#   auto with XCHG_ONLINE=0 (the model's choice), mpi, fixed algorithms and
+#   MPI's own call. xchg-fft3d is built here with the kit's FFTW (no
+#   pkg-config needed).
 step_fft() {
-    local kroot=$XCHG_KIT_DIR/root/usr fft=$build/xchg-fft3d-device np=16 n
-    timeout -k 5 120 cmake --build "$build" -j "$(nproc)" --target xchg_shared >/dev/null 2>&1 ||
-        { echo "fft: building libxchg failed"; return 1; }
+    local kroot=$XCHG_KIT_DIR/root/usr fft=$build/xchg-fft3d-device np=${XCHG_DEVICE_APPS_NP:-16} n apps=$OUT/apps rc=0
+    timeout -k 5 120 cmake --build "$build" -j "$(nproc)" --target xchg_shared xchg-closure >/dev/null 2>&1 ||
+        { echo "apps: building libxchg or xchg-closure failed"; return 1; }
     OMPI_CC=${OMPI_CC:-gcc} timeout -k 5 60 mpicc.openmpi -O2 -std=c11 -D_POSIX_C_SOURCE=200809L \
         -Iinclude -I"$kroot/include" apps/fft/xchg_fft3d.c apps/fft/pencil.c apps/fft/batch.c \
         apps/fft/fft_check.c apps/fft/fftw_mpi_baseline.c apps/fft/fft_util.c \
         -L"$build" -Wl,-rpath,"$PWD/$build" -lxchg -L"$kroot/lib/x86_64-linux-gnu" -lfftw3 -lm -o "$fft" ||
-        { echo "fft: building xchg-fft3d failed"; return 1; }
+        { echo "apps: building xchg-fft3d failed"; return 1; }
     [ "$np" -le "$ncores" ] || np=$ncores
-    : >"$OUT/fft-device16.csv"
+    mkdir -p "$apps"
+    local launch
+    read -r -a launch <<<"$(mpirun_for "$np")"
+    # app LIMIT CSV [ENV=V...] -- EXE ARGS...: one run, its CSV rows appended
+    app() {
+        local limit=$1 csv=$apps/$2 label=auto
+        shift 2
+        case " $* " in *" XCHG_ONLINE=0 "*) label="auto[XCHG_ONLINE=0]" ;; esac
+        timeout -k 5 "$limit" env "$@" 2>"$apps/err.txt" | grep , | sed "s/,auto,/,$label,/" >>"$csv" || rc=1
+        grep -h 'FAIL\|rror\|checks passed' "$apps/err.txt" | sort | uniq -c
+    }
+    local header=--iters=5 # then --no-header
     for n in 128x128x128:60 256x256x256:90; do
-        timeout -k 5 "${n#*:}" $(mpirun_for "$np") -n "$np" "$fft" --n="${n%:*}" --pipeline=4 --iters=5 --warmup=1 \
-            --algos=auto,mpi,pairwise,nonblocking,scattered,node_aware --no-header 2>&1 |
-            tee -a "$OUT/fft-device16.csv.log" | grep -v '^xchg-fft3d' >>"$OUT/fft-device16.csv"
+        app "${n#*:}" fft-pipeline.csv XCHG_VERBOSE=0 "${launch[@]}" -n "$np" "$fft" --n="${n%:*}" \
+            --pipeline=4 --iters=5 --warmup=1 --algos=auto,mpi,pairwise,nonblocking,scattered,node_aware "$header"
+        header=--no-header
     done
-    grep -h 'checks\|FAIL\|rror' "$OUT/fft-device16.csv.log" | sort | uniq -c
-    rm -f "$OUT/fft-device16.csv.log"
+    set -- --n=128x128x128 --exchange=blocking --warmup=30 --iters=10
+    app 60 fft-online.csv XCHG_ONLINE=1 "${launch[@]}" -n "$np" "$fft" "$@" \
+        --algos=auto,mpi,nonblocking,pairwise,scattered --baselines=MPI_Alltoallv
+    app 30 fft-online.csv XCHG_ONLINE=0 "${launch[@]}" -n "$np" "$fft" "$@" --algos=auto --baselines=none --no-header
+    set -- --graph=powerlaw --n=400 --m=800
+    app 40 closure.csv XCHG_ONLINE=1 "${launch[@]}" -n "$np" "$build/apps/closure/xchg-closure" "$@" \
+        --algos=MPI_Alltoallv,auto,mpi,nonblocking,scattered
+    app 30 closure.csv XCHG_ONLINE=0 "${launch[@]}" -n "$np" "$build/apps/closure/xchg-closure" "$@" \
+        --algos=auto --no-header
+    rm -f "$apps/err.txt"
+    tar -C "$OUT" -cf "$OUT/apps-device16.tar" apps && rm -rf "$apps"
+    return $rc
 }
 
 echo "== machine"
