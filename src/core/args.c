@@ -442,16 +442,16 @@ int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources,
     if (outdegree > 0 && (!sendcounts || !sdispls))
         return xchg_error(MPI_ERR_ARG, "sendcounts or sdispls is NULL");
     XCHG_CHECK(alloc_arrays(a, indegree > outdegree ? indegree : outdegree, 2, arr));
-    XCHG_ALLOC(a->sources, ((size_t)indegree + (size_t)outdegree + 1) * sizeof(int));
-    a->destinations = a->sources + indegree;
-    a->indegree = indegree;
-    a->outdegree = outdegree;
-    if (indegree) memcpy(a->sources, sources, (size_t)indegree * sizeof(int));
-    if (outdegree) memcpy(a->destinations, destinations, (size_t)outdegree * sizeof(int));
-    XCHG_CHECK(neighbor_side(&a->recv, &arr[1], recvbuf, recvtype, indegree, a->sources,
+    XCHG_ALLOC(a->neighbor.sources, ((size_t)indegree + (size_t)outdegree + 1) * sizeof(int));
+    a->neighbor.destinations = a->neighbor.sources + indegree;
+    a->neighbor.indegree = indegree;
+    a->neighbor.outdegree = outdegree;
+    if (indegree) memcpy(a->neighbor.sources, sources, (size_t)indegree * sizeof(int));
+    if (outdegree) memcpy(a->neighbor.destinations, destinations, (size_t)outdegree * sizeof(int));
+    XCHG_CHECK(neighbor_side(&a->recv, &arr[1], recvbuf, recvtype, indegree, a->neighbor.sources,
                              recvcounts, rdispls, "receive", size));
     XCHG_CHECK(neighbor_side(&a->send, &arr[0], (void *)sendbuf, sendtype, outdegree,
-                             a->destinations, sendcounts, sdispls, "send", size));
+                             a->neighbor.destinations, sendcounts, sdispls, "send", size));
     return MPI_SUCCESS;
 fail:
     xchg_args_free(a);
@@ -472,18 +472,20 @@ int xchg_args_copy(xchg_args *dst, const xchg_args *src)
     if (src->coll != XCHG_NEIGHBOR_ALLTOALLV || src->owned_copy)
         return xchg_error(MPI_ERR_INTERN, "xchg_args_copy: only neighbourhood arguments");
     side_arrays arr[2] = {{0}};
-    int rc, in = src->indegree, out = src->outdegree;
+    int rc, in = src->neighbor.indegree, out = src->neighbor.outdegree;
     *dst = *src;
     dst->owned = NULL;
     dst->held_types = NULL; /* a pattern's copy: the types are the call's */
     dst->num_held = 0;
-    dst->sources = dst->destinations = NULL;
-    dst->send_gindex = dst->recv_gindex = NULL; /* not part of a pattern (_ext inits only) */
+    dst->neighbor.sources = dst->neighbor.destinations = NULL;
+    /* the global indices are not part of a pattern (_ext inits only) */
+    dst->neighbor.send_gindex = dst->neighbor.recv_gindex = NULL;
     XCHG_CHECK(alloc_arrays(dst, in > out ? in : out, 2, arr));
-    XCHG_ALLOC(dst->sources, ((size_t)in + (size_t)out + 1) * sizeof(int));
-    dst->destinations = dst->sources + in;
-    if (in) memcpy(dst->sources, src->sources, (size_t)in * sizeof(int));
-    if (out) memcpy(dst->destinations, src->destinations, (size_t)out * sizeof(int));
+    XCHG_ALLOC(dst->neighbor.sources, ((size_t)in + (size_t)out + 1) * sizeof(int));
+    dst->neighbor.destinations = dst->neighbor.sources + in;
+    if (in) memcpy(dst->neighbor.sources, src->neighbor.sources, (size_t)in * sizeof(int));
+    if (out)
+        memcpy(dst->neighbor.destinations, src->neighbor.destinations, (size_t)out * sizeof(int));
     side_copy(&dst->recv, &arr[1], &src->recv, in);
     side_copy(&dst->send, &arr[0], &src->send, out);
     return MPI_SUCCESS;
@@ -508,11 +510,11 @@ void xchg_args_free(xchg_args *a)
     a->owned_types = NULL;
     a->send.types = a->recv.types = NULL;
     free(a->owned_copy);
-    free(a->sources);
-    free(a->send_gindex);
-    a->send_gindex = a->recv_gindex = NULL;
+    free(a->neighbor.sources);
+    free(a->neighbor.send_gindex);
+    a->neighbor.send_gindex = a->neighbor.recv_gindex = NULL;
     a->owned = a->owned_copy = NULL;
-    a->sources = a->destinations = NULL;
+    a->neighbor.sources = a->neighbor.destinations = NULL;
 }
 
 int64_t xchg_max_block_bytes(const xchg_args *a)
