@@ -156,8 +156,9 @@ int xchg_args_allgatherv(xchg_args *a, const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                          const int *displs, MPI_Datatype recvtype, MPI_Comm comm, int rank,
                          int size);
-/* Neighbourhood alltoallv: counts and displacements per neighbour; the lists
- * are copied. MPI_IN_PLACE is refused, as MPI does for neighbour collectives. */
+/* Neighbourhood alltoallv (neighbor_args.c): counts and displacements per
+ * neighbour; the lists are copied into args->neighbor. MPI_IN_PLACE is
+ * refused, as MPI does for neighbour collectives. */
 int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources, int outdegree,
                                  const int *destinations, const void *sendbuf,
                                  const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
@@ -171,8 +172,13 @@ void xchg_args_free(xchg_args *a);
  * the args. Predefined types are kept as they are. */
 int xchg_args_hold_types(xchg_args *a);
 
-/* A deep copy of a neighbourhood call's arguments (the buffers are shared). */
+/* A deep copy of a neighbourhood call's arguments (the buffers are shared;
+ * the global indices are not copied: they are not part of a pattern). */
 int xchg_args_copy(xchg_args *dst, const xchg_args *src);
+
+/* Free what a neighbourhood call's own part holds (xchg_args_free calls it;
+ * nothing for the dense collectives, whose part is zero). */
+void xchg_neighbor_args_free(xchg_neighbor_args *n);
 
 /* MPI_IN_PLACE: take the copy of the send blocks from the receive buffer as
  * it is now (a blocking call once its buffers are known to be host memory:
