@@ -14,6 +14,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/pattern_cache.h"
 #include "core/plan.h"
 #include "core/topology.h"
 #include "request.h"
@@ -219,18 +220,18 @@ static int copy_gindex(xchg_args *a, const int *sendcounts, const int *sdispls,
 {
     int rc = MPI_SUCCESS;
     int64_t ns = 0, nr = 0;
-    for (int i = 0; i < a->outdegree; i++) ns += sendcounts[i];
-    for (int i = 0; i < a->indegree; i++) nr += recvcounts[i];
+    for (int i = 0; i < a->neighbor.outdegree; i++) ns += sendcounts[i];
+    for (int i = 0; i < a->neighbor.indegree; i++) nr += recvcounts[i];
     if ((ns > 0 && !sidx) || (nr > 0 && !ridx))
         return xchg_error(MPI_ERR_ARG, "global_%sindices is NULL", ns > 0 && !sidx ? "s" : "r");
-    XCHG_ALLOC(a->send_gindex, ((size_t)ns + (size_t)nr + 1) * sizeof(int64_t));
-    a->recv_gindex = a->send_gindex + ns;
+    XCHG_ALLOC(a->neighbor.send_gindex, ((size_t)ns + (size_t)nr + 1) * sizeof(int64_t));
+    a->neighbor.recv_gindex = a->neighbor.send_gindex + ns;
     ns = nr = 0;
-    for (int i = 0; i < a->outdegree; i++, ns += sendcounts[i - 1])
-        if (sendcounts[i]) memcpy(a->send_gindex + ns, sidx + sdispls[i],
+    for (int i = 0; i < a->neighbor.outdegree; i++, ns += sendcounts[i - 1])
+        if (sendcounts[i]) memcpy(a->neighbor.send_gindex + ns, sidx + sdispls[i],
                                   (size_t)sendcounts[i] * sizeof(int64_t));
-    for (int i = 0; i < a->indegree; i++, nr += recvcounts[i - 1])
-        if (recvcounts[i]) memcpy(a->recv_gindex + nr, ridx + rdispls[i],
+    for (int i = 0; i < a->neighbor.indegree; i++, nr += recvcounts[i - 1])
+        if (recvcounts[i]) memcpy(a->neighbor.recv_gindex + nr, ridx + rdispls[i],
                                   (size_t)recvcounts[i] * sizeof(int64_t));
 fail:
     return rc;
@@ -255,19 +256,19 @@ static int check_gindex(const xchg_args *a)
     int rc = MPI_SUCCESS, nreq = 0, bad = -1, any = 0;
     int64_t *mine = NULL, *theirs = NULL;
     MPI_Request *reqs = NULL;
-    const int in = a->indegree, out = a->outdegree;
+    const int in = a->neighbor.indegree, out = a->neighbor.outdegree;
     XCHG_ALLOC(mine, (2 * (size_t)out + 1) * sizeof(int64_t));
     XCHG_ALLOC(theirs, (2 * (size_t)in + 1) * sizeof(int64_t));
     XCHG_ALLOC(reqs, ((size_t)in + (size_t)out + 1) * sizeof(MPI_Request));
     for (int i = 0; i < in; i++)
-        XCHG_CHECK(MPI_Irecv(theirs + 2 * i, 2, MPI_INT64_T, a->sources[i], 47, a->comm,
+        XCHG_CHECK(MPI_Irecv(theirs + 2 * i, 2, MPI_INT64_T, a->neighbor.sources[i], 47, a->comm,
                              &reqs[nreq++]));
     int64_t off = 0;
     for (int i = 0; i < out; i++) {
         mine[2 * i] = a->send.counts[i];
-        mine[2 * i + 1] = (int64_t)index_hash(a->send_gindex + off, a->send.counts[i]);
+        mine[2 * i + 1] = (int64_t)index_hash(a->neighbor.send_gindex + off, a->send.counts[i]);
         off += a->send.counts[i];
-        XCHG_CHECK(MPI_Isend(mine + 2 * i, 2, MPI_INT64_T, a->destinations[i], 47, a->comm,
+        XCHG_CHECK(MPI_Isend(mine + 2 * i, 2, MPI_INT64_T, a->neighbor.destinations[i], 47, a->comm,
                              &reqs[nreq++]));
     }
     XCHG_CHECK(xchg_waitall(nreq, reqs, MPI_STATUSES_IGNORE));
@@ -275,7 +276,8 @@ static int check_gindex(const xchg_args *a)
     off = 0;
     for (int i = 0; i < in && bad < 0; i++) {
         if (theirs[2 * i] != a->recv.counts[i] ||
-            theirs[2 * i + 1] != (int64_t)index_hash(a->recv_gindex + off, a->recv.counts[i]))
+            theirs[2 * i + 1] !=
+                (int64_t)index_hash(a->neighbor.recv_gindex + off, a->recv.counts[i]))
             bad = i;
         off += a->recv.counts[i];
     }
@@ -288,7 +290,8 @@ fail:
     if (rc == MPI_SUCCESS && bad >= 0)
         rc = xchg_error(MPI_ERR_ARG, "global indices disagree: the block received from "
                         "source %d (rank %d) has %lld values whose indices differ from the "
-                        "ones that rank sends (or their number differs)", bad, a->sources[bad],
+                        "ones that rank sends (or their number differs)", bad,
+                        a->neighbor.sources[bad],
                         (long long)a->recv.counts[bad]);
     else if (rc == MPI_SUCCESS && any)
         rc = xchg_error(MPI_ERR_ARG, "global indices disagree between other ranks");
@@ -357,13 +360,13 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
         return xchg_error(MPI_ERR_REQUEST, "XCHG_Neighbor_stats_get: not a neighbourhood "
                                            "request");
     if (!stats) return xchg_error(MPI_ERR_ARG, "XCHG_Neighbor_stats_get: stats is NULL");
-    if (!plan->has_stats) {
+    if (!plan->neighbor.has_stats) {
         /* An algorithm that does not count its own (standard; MPI's) sends
          * every non-empty block directly: regions are the context's nodes. */
         const xchg_topology *t = &plan->ctx->topo;
         memset(stats, 0, sizeof *stats);
-        for (int i = 0; i < a->outdegree; i++) {
-            int d = a->destinations[i];
+        for (int i = 0; i < a->neighbor.outdegree; i++) {
+            int d = a->neighbor.destinations[i];
             if (d == a->rank || a->send.bytes[i] == 0) continue;
             if (t->node_of_rank[d] == t->node_of_rank[a->rank]) {
                 stats->intra_messages++;
@@ -375,10 +378,10 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
         }
         return MPI_SUCCESS;
     }
-    stats->inter_messages = plan->stats_inter_messages;
-    stats->intra_messages = plan->stats_intra_messages;
-    stats->inter_bytes = plan->stats_inter_bytes;
-    stats->intra_bytes = plan->stats_intra_bytes;
+    stats->inter_messages = plan->neighbor.stats_inter_messages;
+    stats->intra_messages = plan->neighbor.stats_intra_messages;
+    stats->inter_bytes = plan->neighbor.stats_inter_bytes;
+    stats->intra_bytes = plan->neighbor.stats_intra_bytes;
     return MPI_SUCCESS;
 }
 

@@ -67,7 +67,7 @@ static int alloc_slots(struct xchg_request *req, const xchg_context *ctx)
 {
     int rc = MPI_SUCCESS;
     size_t slots = req->args.coll == XCHG_NEIGHBOR_ALLTOALLV /* one per neighbour */
-                       ? (size_t)req->args.indegree + (size_t)req->args.outdegree
+                       ? (size_t)req->args.neighbor.indegree + (size_t)req->args.neighbor.outdegree
                        : 2 * (size_t)ctx->size;
     if (req->plan->choice.algo->post) XCHG_ALLOC(req->reqs, (slots + 1) * sizeof(MPI_Request));
 fail:

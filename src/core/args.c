@@ -1,14 +1,14 @@
 /*
- * Validation and normalization of the collectives' arguments (one block
- * packed and unpacked: pack.c). Slightly over 500 lines: the normalizers of
- * the six collectives share this file's private helpers (side arrays,
- * checks, MPI_IN_PLACE).
+ * Validation and normalization of the dense collectives' arguments (one
+ * block packed and unpacked: pack.c; the neighbourhood collective's:
+ * neighbor_args.c; the side helpers both use: args_sides.h).
  */
 #include "args.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "args_sides.h"
 #include "error.h"
 
 static const char *const coll_names[XCHG_NUM_COLL] = {
@@ -56,54 +56,6 @@ fail:
     return rc;
 }
 
-/* Per-peer arrays of one side, carved from one allocation owned by the args. */
-typedef struct side_arrays { int *counts; int64_t *offsets, *bytes; } side_arrays;
-
-static int alloc_arrays(xchg_args *a, int size, int nsides, side_arrays *arr)
-{
-    size_t per_side = (size_t)size * (sizeof(int) + 2 * sizeof(int64_t));
-    per_side = (per_side + 7) & ~(size_t)7; /* keep the next side's int64 arrays aligned */
-    char *mem = xchg_malloc(per_side * (size_t)nsides + 1);
-    if (!mem) return xchg_error(MPI_ERR_NO_MEM, "out of memory (%zu bytes)", per_side * nsides);
-    a->owned = mem;
-    for (int s = 0; s < nsides; s++) {
-        arr[s].offsets = (int64_t *)mem;
-        arr[s].bytes = arr[s].offsets + size;
-        arr[s].counts = (int *)(arr[s].bytes + size);
-        mem += per_side;
-    }
-    return MPI_SUCCESS;
-}
-
-static void side_init(xchg_side *s, const side_arrays *arr, void *buf)
-{
-    s->buf = buf;
-    s->counts = arr->counts;
-    s->offsets = arr->offsets;
-    s->bytes = arr->bytes;
-}
-
-/* Check one side's counts and buffer; fill bytes. */
-static int side_check(xchg_side *s, int size, const char *what)
-{
-    int relative = 0; /* a non-empty block whose datatype is not absolute */
-    for (int p = 0; p < size; p++) {
-        const xchg_type_info *t = xchg_side_type(s, p);
-        if (s->counts[p] < 0)
-            return xchg_error(MPI_ERR_COUNT, "%s count for rank %d is negative (%d)", what, p,
-                              s->counts[p]);
-        s->bytes[p] = (int64_t)s->counts[p] * t->size;
-        /* MPI_BOTTOM (NULL) is a buffer only for a datatype that addresses
-         * absolute memory (built from MPI_Get_address): its data starts
-         * beyond the first page. */
-        if (s->counts[p] > 0 && t->size > 0 && t->true_lb < 4096) relative = 1;
-    }
-    if (relative && s->buf == NULL)
-        return xchg_error(MPI_ERR_BUFFER, "%s buffer is NULL (MPI_BOTTOM) but a %s count is not "
-                          "zero and the datatype does not address absolute memory", what, what);
-    return MPI_SUCCESS;
-}
-
 /*
  * MPI_IN_PLACE: the data to send sits in the receive buffer, laid out like the
  * receive blocks (for allgather: only the own block). Copy the span of bytes
@@ -146,16 +98,6 @@ static int resolve_in_place(xchg_args *a, side_arrays *send_arr, int own_block_o
     a->in_place_bytes = (size_t)(hi - lo);
     a->send.buf = copy;
     return MPI_SUCCESS;
-}
-
-static void args_init(xchg_args *a, xchg_coll coll, MPI_Comm comm, int rank, int size)
-{
-    memset(a, 0, sizeof *a);
-    a->coll = coll;
-    a->comm = comm;
-    a->rank = rank;
-    a->size = size;
-    a->uniform_bytes = -1;
 }
 
 /* Shared tail of the three normalizers: recv side described and checked
@@ -397,101 +339,6 @@ fail:
     return rc;
 }
 
-/* One side of a neighbourhood call: `n` neighbours, MPI's per-neighbour
- * counts and displacements (in extents of the datatype, never in sizes). */
-static int neighbor_side(xchg_side *s, const side_arrays *arr, void *buf, MPI_Datatype type,
-                         int n, const int *neighbors, const int *counts, const int *displs,
-                         const char *what, int comm_size)
-{
-    int rc;
-    XCHG_CHECK(xchg_type_describe(type, &s->type));
-    side_init(s, arr, buf);
-    for (int i = 0; i < n; i++) {
-        if (neighbors[i] < 0 || neighbors[i] >= comm_size)
-            return xchg_error(MPI_ERR_RANK, "%s neighbour %d is rank %d, not a rank of the "
-                              "communicator (size %d)", what, i, neighbors[i], comm_size);
-        if (counts[i] < 0)
-            return xchg_error(MPI_ERR_COUNT, "%s count for neighbour %d (rank %d) is negative "
-                              "(%d)", what, i, neighbors[i], counts[i]);
-        arr->counts[i] = counts[i];
-        arr->offsets[i] = (int64_t)displs[i] * s->type.extent;
-    }
-    XCHG_CHECK(side_check(s, n, what));
-fail:
-    return rc;
-}
-
-int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources, int outdegree,
-                                 const int *destinations, const void *sendbuf,
-                                 const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
-                                 void *recvbuf, const int *recvcounts, const int *rdispls,
-                                 MPI_Datatype recvtype, MPI_Comm comm, int rank, int size)
-{
-    side_arrays arr[2] = {{0}}; /* filled by alloc_arrays (zeroed for gcc -O3) */
-    int rc;
-    args_init(a, XCHG_NEIGHBOR_ALLTOALLV, comm, rank, size);
-    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
-        return xchg_error(MPI_ERR_BUFFER, "MPI_IN_PLACE is not valid for a neighbourhood "
-                                          "collective");
-    if (indegree < 0 || outdegree < 0 || (indegree > 0 && !sources) ||
-        (outdegree > 0 && !destinations))
-        return xchg_error(MPI_ERR_ARG, "bad neighbour lists (indegree %d, outdegree %d)",
-                          indegree, outdegree);
-    if (indegree > 0 && (!recvcounts || !rdispls))
-        return xchg_error(MPI_ERR_ARG, "recvcounts or rdispls is NULL");
-    if (outdegree > 0 && (!sendcounts || !sdispls))
-        return xchg_error(MPI_ERR_ARG, "sendcounts or sdispls is NULL");
-    XCHG_CHECK(alloc_arrays(a, indegree > outdegree ? indegree : outdegree, 2, arr));
-    XCHG_ALLOC(a->sources, ((size_t)indegree + (size_t)outdegree + 1) * sizeof(int));
-    a->destinations = a->sources + indegree;
-    a->indegree = indegree;
-    a->outdegree = outdegree;
-    if (indegree) memcpy(a->sources, sources, (size_t)indegree * sizeof(int));
-    if (outdegree) memcpy(a->destinations, destinations, (size_t)outdegree * sizeof(int));
-    XCHG_CHECK(neighbor_side(&a->recv, &arr[1], recvbuf, recvtype, indegree, a->sources,
-                             recvcounts, rdispls, "receive", size));
-    XCHG_CHECK(neighbor_side(&a->send, &arr[0], (void *)sendbuf, sendtype, outdegree,
-                             a->destinations, sendcounts, sdispls, "send", size));
-    return MPI_SUCCESS;
-fail:
-    xchg_args_free(a);
-    return rc;
-}
-
-static void side_copy(xchg_side *dst, const side_arrays *arr, const xchg_side *src, int n)
-{
-    side_init(dst, arr, src->buf);
-    dst->type = src->type;
-    memcpy(dst->counts, src->counts, (size_t)n * sizeof(int));
-    memcpy(dst->offsets, src->offsets, (size_t)n * sizeof(int64_t));
-    memcpy(dst->bytes, src->bytes, (size_t)n * sizeof(int64_t));
-}
-
-int xchg_args_copy(xchg_args *dst, const xchg_args *src)
-{
-    if (src->coll != XCHG_NEIGHBOR_ALLTOALLV || src->owned_copy)
-        return xchg_error(MPI_ERR_INTERN, "xchg_args_copy: only neighbourhood arguments");
-    side_arrays arr[2] = {{0}};
-    int rc, in = src->indegree, out = src->outdegree;
-    *dst = *src;
-    dst->owned = NULL;
-    dst->held_types = NULL; /* a pattern's copy: the types are the call's */
-    dst->num_held = 0;
-    dst->sources = dst->destinations = NULL;
-    dst->send_gindex = dst->recv_gindex = NULL; /* not part of a pattern (_ext inits only) */
-    XCHG_CHECK(alloc_arrays(dst, in > out ? in : out, 2, arr));
-    XCHG_ALLOC(dst->sources, ((size_t)in + (size_t)out + 1) * sizeof(int));
-    dst->destinations = dst->sources + in;
-    if (in) memcpy(dst->sources, src->sources, (size_t)in * sizeof(int));
-    if (out) memcpy(dst->destinations, src->destinations, (size_t)out * sizeof(int));
-    side_copy(&dst->recv, &arr[1], &src->recv, in);
-    side_copy(&dst->send, &arr[0], &src->send, out);
-    return MPI_SUCCESS;
-fail:
-    xchg_args_free(dst);
-    return rc;
-}
-
 void xchg_args_refresh_in_place(xchg_args *a)
 {
     if (a->in_place_bytes) memcpy(a->owned_copy, a->in_place_source, a->in_place_bytes);
@@ -508,11 +355,8 @@ void xchg_args_free(xchg_args *a)
     a->owned_types = NULL;
     a->send.types = a->recv.types = NULL;
     free(a->owned_copy);
-    free(a->sources);
-    free(a->send_gindex);
-    a->send_gindex = a->recv_gindex = NULL;
     a->owned = a->owned_copy = NULL;
-    a->sources = a->destinations = NULL;
+    xchg_neighbor_args_free(&a->neighbor);
 }
 
 int64_t xchg_max_block_bytes(const xchg_args *a)

@@ -87,13 +87,32 @@ static inline int xchg_side_contiguous(const xchg_side *s)
     return s->type.contiguous;
 }
 
+/* What only a neighbourhood call's arguments have (XCHG_NEIGHBOR_ALLTOALLV):
+ * its graph, and the global indices of the _ext inits. Embedded in
+ * xchg_args, not pointed to: it is owned and moved with the args (a request
+ * takes them by value), costs a dense call no allocation and no failure
+ * path, and stays zero there, so generic code never reads its members.
+ * send.* is indexed by destination index (outdegree entries), recv.* by
+ * source index (indegree entries). A rank may appear more than once in
+ * either list, and may be this rank. */
+typedef struct xchg_neighbor_args {
+    int indegree, outdegree;
+    int *sources, *destinations; /* ranks of comm, in the user's order; one
+                                    allocation, sources first (owned) */
+    /* From the _ext inits (include/xchg.h): one global index per element,
+     * packed block after block in neighbour order (block i's counts[i]
+     * indices follow block i-1's); NULL otherwise. One allocation,
+     * send_gindex first (xchg_args_free). */
+    int64_t *send_gindex, *recv_gindex;
+} xchg_neighbor_args;
+
 typedef struct xchg_args {
     xchg_coll coll;
     MPI_Comm comm;           /* xchg's private duplicate of the user's comm */
     int rank, size;
     xchg_side send, recv;
-    int in_place;
-    int on_device;           /* device buffers, run by `mpi` (device.c): no copy taken */            /* send blocks were copied out of recvbuf */
+    int in_place;            /* send blocks were copied out of recvbuf */
+    int on_device;           /* device buffers, run by `mpi` (device.c): no copy taken */
     int64_t uniform_bytes;   /* packed bytes per peer for alltoall/allgather, else -1 */
     /* XCHG_ALLGATHERV: recv.bytes[p] is rank p's contribution, the same on
      * every rank (MPI requires matching type signatures); the send side is
@@ -107,16 +126,7 @@ typedef struct xchg_args {
     int num_held;
     const char *in_place_source; /* where that copy was taken from in the receive */
     size_t in_place_bytes;       /* buffer, and its size */
-    /* XCHG_NEIGHBOR_ALLTOALLV: send.* is indexed by destination index
-     * (outdegree entries), recv.* by source index (indegree entries). A rank
-     * may appear more than once in either list, and may be this rank. */
-    int indegree, outdegree;
-    int *sources, *destinations; /* ranks of comm, in the user's order (owned) */
-    /* XCHG_NEIGHBOR_ALLTOALLV from the _ext inits (include/xchg.h): one
-     * global index per element, packed block after block in neighbour
-     * order (block i's counts[i] indices follow block i-1's); NULL
-     * otherwise. One allocation, send_gindex first (xchg_args_free). */
-    int64_t *send_gindex, *recv_gindex;
+    xchg_neighbor_args neighbor; /* XCHG_NEIGHBOR_ALLTOALLV only; zero otherwise */
 } xchg_args;
 
 /* Fill a type description; MPI_ERR_TYPE for MPI_DATATYPE_NULL. */
@@ -146,8 +156,9 @@ int xchg_args_allgatherv(xchg_args *a, const void *sendbuf, int sendcount,
                          MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                          const int *displs, MPI_Datatype recvtype, MPI_Comm comm, int rank,
                          int size);
-/* Neighbourhood alltoallv: counts and displacements per neighbour; the lists
- * are copied. MPI_IN_PLACE is refused, as MPI does for neighbour collectives. */
+/* Neighbourhood alltoallv (neighbor_args.c): counts and displacements per
+ * neighbour; the lists are copied into args->neighbor. MPI_IN_PLACE is
+ * refused, as MPI does for neighbour collectives. */
 int xchg_args_neighbor_alltoallv(xchg_args *a, int indegree, const int *sources, int outdegree,
                                  const int *destinations, const void *sendbuf,
                                  const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
@@ -161,8 +172,13 @@ void xchg_args_free(xchg_args *a);
  * the args. Predefined types are kept as they are. */
 int xchg_args_hold_types(xchg_args *a);
 
-/* A deep copy of a neighbourhood call's arguments (the buffers are shared). */
+/* A deep copy of a neighbourhood call's arguments (the buffers are shared;
+ * the global indices are not copied: they are not part of a pattern). */
 int xchg_args_copy(xchg_args *dst, const xchg_args *src);
+
+/* Free what a neighbourhood call's own part holds (xchg_args_free calls it;
+ * nothing for the dense collectives, whose part is zero). */
+void xchg_neighbor_args_free(xchg_neighbor_args *n);
 
 /* MPI_IN_PLACE: take the copy of the send blocks from the receive buffer as
  * it is now (a blocking call once its buffers are known to be host memory:

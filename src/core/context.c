@@ -55,6 +55,7 @@ static void context_destroy(xchg_context *ctx)
     if (ctx->setup != MPI_REQUEST_NULL) MPI_Wait(&ctx->setup, MPI_STATUS_IGNORE);
     xchg_online_release(ctx); /* its decisions kept for XCHG_TUNING_OUT */
     xchg_plan_cache_clear(ctx); /* plans free the inner contexts they own */
+    xchg_pattern_cache_clear(&ctx->pattern_cache);
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
     xchg_topology_free(&ctx->topo);
     if (!ctx->is_inner) unlink_live(ctx);

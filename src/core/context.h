@@ -18,6 +18,7 @@
 #include "pmpi.h"
 #include <stddef.h>
 #include "args.h"
+#include "pattern_cache.h"
 #include "plan.h"
 #include "registry.h"
 #include "topology.h"
@@ -44,8 +45,6 @@ typedef struct xchg_select_memory {
     xchg_choice memo_choice[XCHG_SELECT_MEMO];
     unsigned long calls;                   /* blocking calls that selected */
     xchg_select_input agreed;              /* alltoallv: the last agreement */
-    int has_agreed_choice;                 /* neighbor_alltoallv: the choice of the */
-    xchg_choice agreed_choice;             /* last agreement, for the calls between */
     int has_reported;                      /* XCHG_VERBOSE: the last choice printed */
     xchg_choice reported;
 } xchg_select_memory;
@@ -80,10 +79,8 @@ typedef struct xchg_context {
     int num_plans;
     unsigned long plan_clock;
     xchg_plan *plans[XCHG_MAX_PLANS];     /* cached plans (plan.h) */
-    int num_pattern_plans;                /* keyed by a pattern, oldest first */
-    xchg_plan *pattern_plans[XCHG_MAX_PATTERN_PLANS];
-    unsigned long pattern_builds; /* pattern plans built together by every rank
-                                     (init communicates), the same count everywhere */
+    xchg_pattern_cache pattern_cache;     /* the neighbourhood collective's plans,
+                                             keyed by a pattern (pattern_cache.h) */
 
     int is_inner;            /* an inner context (xchg_context_inner) */
     int ready;               /* `comm` and `topo` usable (xchg_context_ready) */

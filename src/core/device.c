@@ -214,8 +214,8 @@ static int local_buffers(const xchg_args *a, int *bits, const char **side, const
 {
     int neighbor = a->coll == XCHG_NEIGHBOR_ALLTOALLV;
     const void *first[2] = {
-        a->in_place ? NULL : first_byte(&a->send, neighbor ? a->outdegree : a->size),
-        first_byte(&a->recv, neighbor ? a->indegree : a->size)};
+        a->in_place ? NULL : first_byte(&a->send, neighbor ? a->neighbor.outdegree : a->size),
+        first_byte(&a->recv, neighbor ? a->neighbor.indegree : a->size)};
     *bits = 0;
     for (int s = 0; s < 2; s++) {
         xchg_memory kind;

@@ -41,8 +41,9 @@ int xchg_neighbor_input_agree(xchg_context *ctx, const xchg_args *args, xchg_sel
     unsigned char *seen = calloc((size_t)t->num_nodes + 1, 1);
     if (!seen) return xchg_error(MPI_ERR_NO_MEM, "out of memory for %d nodes", t->num_nodes);
     xchg_neighbor_input s = {0}, r = {0};
-    count_side(t, args->rank, args->outdegree, args->destinations, args->send.bytes, 1, seen, &s);
-    count_side(t, args->rank, args->indegree, args->sources, args->recv.bytes, 2, seen, &r);
+    const xchg_neighbor_args *nb = &args->neighbor;
+    count_side(t, args->rank, nb->outdegree, nb->destinations, args->send.bytes, 1, seen, &s);
+    count_side(t, args->rank, nb->indegree, nb->sources, args->recv.bytes, 2, seen, &r);
     free(seen);
     int64_t v[5] = {max64(s.remote_msgs, r.remote_msgs), max64(s.local_msgs, r.local_msgs),
                     max64(s.remote_bytes, r.remote_bytes), max64(s.local_bytes, r.local_bytes),

@@ -37,10 +37,12 @@
  * nonblocking calls on the same schedule as alltoallv's (XCHG_AGREE;
  * the calls between reuse the last choice, so a `standard` call still
  * sends nothing but its messages), and besides whenever every rank builds a
- * plan together (locality's, after a pattern changed somewhere: plan.h,
- * xchg_plan_get_pattern's `rechoose`). Not at all when an override,
- * XCHG_NEIGHBOR_ALLTOALLV or a tuning rule without `bytes` decides, nor for
- * blocking calls under XCHG_AGREE=never (the fixed rule, standard).
+ * plan together (locality's, after a pattern changed somewhere:
+ * pattern_cache.h, xchg_plan_get_pattern's `rechoose`). The last agreed
+ * choice is kept with that cache (xchg_pattern_cache.agreed_choice). Not
+ * at all when an override, XCHG_NEIGHBOR_ALLTOALLV or a tuning rule without
+ * `bytes` decides, nor for blocking calls under XCHG_AGREE=never (the fixed
+ * rule, standard).
  */
 #include "select.h"
 
@@ -334,13 +336,13 @@ static int neighbor_unagreed(xchg_context *ctx, int persistent, xchg_choice *out
 int xchg_select_neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_choice *out)
 {
     xchg_select_input in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
-    xchg_select_memory *m = &ctx->selection[XCHG_NEIGHBOR_ALLTOALLV];
+    xchg_pattern_cache *cache = &ctx->pattern_cache;
     const char *source;
     int rc = xchg_neighbor_input_agree(ctx, args, &in);
     if (rc == MPI_SUCCESS) rc = automatic_choice(ctx, &in, out, &source);
     if (rc != MPI_SUCCESS) return rc;
-    m->agreed_choice = *out;
-    m->has_agreed_choice = 1;
+    cache->agreed_choice = *out;
+    cache->has_agreed_choice = 1;
     return MPI_SUCCESS;
 }
 
@@ -357,9 +359,10 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
     xchg_select_memory *m = &ctx->selection[XCHG_NEIGHBOR_ALLTOALLV];
     unsigned long n = m->calls++;
     *automatic = 1;
-    if (mode == AGREE_ALWAYS || xchg_select_sampled_agrees_at(n) || !m->has_agreed_choice)
+    const xchg_pattern_cache *cache = &ctx->pattern_cache;
+    if (mode == AGREE_ALWAYS || xchg_select_sampled_agrees_at(n) || !cache->has_agreed_choice)
         return xchg_select_neighbor_agreed(ctx, args, out);
-    *out = m->agreed_choice;
+    *out = cache->agreed_choice;
     return MPI_SUCCESS;
 }
 

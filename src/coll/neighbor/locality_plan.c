@@ -42,14 +42,14 @@ int xchg_locality_build(xchg_plan *plan, const xchg_topology *t)
     const xchg_args *a = plan->fixed;
     xchg_context *ctx = plan->ctx;
     const int me = a->rank, A = t->node_of_rank[me];
-    const int in = a->indegree, out = a->outdegree;
+    const int in = a->neighbor.indegree, out = a->neighbor.outdegree;
     loc_state *st = NULL;
     int *socc = NULL, *rocc = NULL;
     loc_build b = {
         .plan = plan, .a = a, .t = t, .ctx = ctx, .me = me, .R = t->num_nodes, .A = A,
         .nA = t->node_size[A], .mylocal = t->local_rank_of[me],
         .by_bytes = plan->choice.value[LOCALITY_BALANCE] == LOCALITY_BALANCE_BYTES,
-        .dedup = plan->choice.value[LOCALITY_DEDUP] && a->send_gindex,
+        .dedup = plan->choice.value[LOCALITY_DEDUP] && a->neighbor.send_gindex,
         .in = in, .out = out, .esz = a->send.type.size,
         .groups = VEC(group), .blockmeta = VEC(int64_t), .pack = VEC(packrun),
         .s_recv = VEC(lmsg), .s_send = VEC(lmsg), .g_recv = VEC(lmsg), .g_send = VEC(lmsg),
@@ -60,16 +60,16 @@ int xchg_locality_build(xchg_plan *plan, const xchg_topology *t)
     memset(st, 0, sizeof *st);
     XCHG_ALLOC(socc, ((size_t)out + 1) * sizeof(int));
     XCHG_ALLOC(rocc, ((size_t)in + 1) * sizeof(int));
-    XCHG_CHECK(occurrences(out, a->destinations, socc));
-    XCHG_CHECK(occurrences(in, a->sources, rocc));
+    XCHG_CHECK(occurrences(out, a->neighbor.destinations, socc));
+    XCHG_CHECK(occurrences(in, a->neighbor.sources, rocc));
 
     /* l: the own region's non-empty blocks. */
     XCHG_ALLOC(st->l_index, ((size_t)in + (size_t)out + 1) * sizeof(int));
     for (int i = 0; i < in; i++)
-        if (a->recv.bytes[i] > 0 && t->node_of_rank[a->sources[i]] == A)
+        if (a->recv.bytes[i] > 0 && t->node_of_rank[a->neighbor.sources[i]] == A)
             st->l_index[st->nl_recv++] = i;
     for (int i = 0; i < out; i++)
-        if (a->send.bytes[i] > 0 && t->node_of_rank[a->destinations[i]] == A)
+        if (a->send.bytes[i] > 0 && t->node_of_rank[a->neighbor.destinations[i]] == A)
             st->l_index[st->nl_recv + st->nl_send++] = i;
 
     b.st = st, b.socc = socc, b.rocc = rocc;
@@ -111,26 +111,26 @@ int xchg_locality_build(xchg_plan *plan, const xchg_topology *t)
 #undef TAKE
 
     /* XCHG_Neighbor_stats_get */
-    plan->has_stats = 1;
+    plan->neighbor.has_stats = 1;
     for (int k = 0; k < st->nl_send; k++) {
         int i = st->l_index[st->nl_recv + k];
-        if (a->destinations[i] == me) continue;
-        plan->stats_intra_messages++;
-        plan->stats_intra_bytes += a->send.bytes[i];
+        if (a->neighbor.destinations[i] == me) continue;
+        plan->neighbor.stats_intra_messages++;
+        plan->neighbor.stats_intra_bytes += a->send.bytes[i];
     }
     for (int k = 0; k < st->ns_send; k++)
         if (st->s_send[k].peer != me) {
-            plan->stats_intra_messages++;
-            plan->stats_intra_bytes += st->s_send[k].len;
+            plan->neighbor.stats_intra_messages++;
+            plan->neighbor.stats_intra_bytes += st->s_send[k].len;
         }
     for (int k = 0; k < st->nr_send; k++)
         if (st->r_send[k].peer != me) {
-            plan->stats_intra_messages++;
-            plan->stats_intra_bytes += st->r_send[k].len;
+            plan->neighbor.stats_intra_messages++;
+            plan->neighbor.stats_intra_bytes += st->r_send[k].len;
         }
     for (int k = 0; k < st->ng_send; k++) {
-        plan->stats_inter_messages++;
-        plan->stats_inter_bytes += st->g_send[k].len;
+        plan->neighbor.stats_inter_messages++;
+        plan->neighbor.stats_inter_bytes += st->g_send[k].len;
     }
 
 fail:
@@ -152,7 +152,7 @@ fail:
     free(b.unpack.v), free(b.gmeta_out.v), free(b.gmeta_ends.v), free(b.gmeta_peer.v);
     if (agreed != MPI_SUCCESS) {
         xchg_locality_state_free(st);
-        plan->has_stats = 0;
+        plan->neighbor.has_stats = 0;
         return agreed;
     }
     plan->state = st;

@@ -118,7 +118,7 @@ int xchg_locality_plan_arrivals(loc_build *lb)
     XCHG_ALLOC(keys, ((size_t)in + 1) * sizeof *keys);
     nk = 0;
     for (int i = 0; i < in; i++) {
-        int s = a->sources[i];
+        int s = a->neighbor.sources[i];
         if (a->recv.bytes[i] > 0 && t->node_of_rank[s] != A)
             keys[nk++] = (key3){t->node_of_rank[s], s, rocc[i], i};
     }

@@ -55,7 +55,7 @@ int xchg_locality_plan_roles(loc_build *lb)
         w[R + g->region] += g->seg_bytes;
     }
     for (int i = 0; i < in; i++) {
-        int r = t->node_of_rank[a->sources[i]];
+        int r = t->node_of_rank[a->neighbor.sources[i]];
         if (a->recv.bytes[i] > 0 && r != A) {
             w[2 * R + r]++;
             w[3 * R + r] += a->recv.bytes[i];
@@ -73,13 +73,13 @@ int xchg_locality_plan_roles(loc_build *lb)
     XCHG_ALLOC(edge_vals, ((size_t)in + (size_t)out + 1) * sizeof(int));
     XCHG_ALLOC(ereqs, ((size_t)in + (size_t)out + 1) * sizeof(MPI_Request));
     for (int i = 0; i < out; i++) {
-        int d = a->destinations[i];
+        int d = a->neighbor.destinations[i];
         if (a->send.bytes[i] > 0 && t->node_of_rank[d] != A)
             XCHG_CHECK(MPI_Irecv(&edge_vals[in + i], 1, MPI_INT, d, TAG_EDGE, a->comm,
                                  &ereqs[nedge++]));
     }
     for (int i = 0; i < in; i++) {
-        int s = a->sources[i], r = t->node_of_rank[s];
+        int s = a->neighbor.sources[i], r = t->node_of_rank[s];
         if (a->recv.bytes[i] > 0 && r != A) {
             edge_vals[i] = xchg_rank_on_node(t, A, lb->receiver_local[r]);
             XCHG_CHECK(MPI_Isend(&edge_vals[i], 1, MPI_INT, s, TAG_EDGE, a->comm,
@@ -90,7 +90,7 @@ int xchg_locality_plan_roles(loc_build *lb)
     nedge = 0;
     for (int r = 0; r < R; r++) lb->y_of[r] = -1;
     for (int i = 0; i < out; i++) {
-        int d = a->destinations[i];
+        int d = a->neighbor.destinations[i];
         if (a->send.bytes[i] > 0 && t->node_of_rank[d] != A)
             lb->y_of[t->node_of_rank[d]] = edge_vals[in + i];
     }

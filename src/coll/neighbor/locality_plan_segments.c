@@ -35,7 +35,7 @@ int xchg_locality_plan_segments(loc_build *lb)
     XCHG_ALLOC(keys, ((size_t)out + 1) * sizeof *keys);
     int nk = 0;
     for (int i = 0; i < out; i++) {
-        int d = a->destinations[i];
+        int d = a->neighbor.destinations[i];
         if (a->send.bytes[i] > 0 && t->node_of_rank[d] != A)
             keys[nk++] = (key3){t->node_of_rank[d], i, 0, i};
     }
@@ -51,7 +51,7 @@ int xchg_locality_plan_segments(loc_build *lb)
             for (int k = k0; k < k1; k++) {
                 int i = (int)keys[k].payload;
                 PUSH(&lb->pack, packrun, ((packrun){i, 0, a->send.counts[i], off}));
-                PUSH(&lb->blockmeta, int64_t, a->destinations[i]);
+                PUSH(&lb->blockmeta, int64_t, a->neighbor.destinations[i]);
                 PUSH(&lb->blockmeta, int64_t, socc[i]);
                 PUSH(&lb->blockmeta, int64_t, 1);
                 PUSH(&lb->blockmeta, int64_t, off);
@@ -75,7 +75,7 @@ int xchg_locality_plan_segments(loc_build *lb)
             for (int k = k0; k < k1; k++) {
                 int i = (int)keys[k].payload;
                 for (int e = 0; e < a->send.counts[i]; e++, ord++)
-                    v[ord] = (key3){a->send_gindex[sstart[i] + e], ord, 0, ord};
+                    v[ord] = (key3){a->neighbor.send_gindex[sstart[i] + e], ord, 0, ord};
             }
             qsort(v, (size_t)nval, sizeof *v, key3_cmp);
             for (int64_t x = 0; x < nval; x++) /* representative: the group's first ord */
@@ -109,7 +109,7 @@ int xchg_locality_plan_segments(loc_build *lb)
                     }
                 }
                 /* the block's byte runs */
-                PUSH(&lb->blockmeta, int64_t, a->destinations[i]);
+                PUSH(&lb->blockmeta, int64_t, a->neighbor.destinations[i]);
                 PUSH(&lb->blockmeta, int64_t, socc[i]);
                 PUSH(&lb->blockmeta, int64_t, 0);
                 nb_runs_at = (int64_t)lb->blockmeta.n - 1;

@@ -50,12 +50,12 @@ int xchg_locality_run(xchg_context *ctx, const xchg_args *a, const xchg_plan *pl
     for (int k = 0; k < st->nl_recv; k++) {
         int i = st->l_index[k];
         XCHG_CHECK(MPI_Irecv(xchg_side_block_ptr(&a->recv, i), a->recv.counts[i],
-                             a->recv.type.type, a->sources[i], TAG_L, a->comm, &lreq[k]));
+                             a->recv.type.type, a->neighbor.sources[i], TAG_L, a->comm, &lreq[k]));
     }
     for (int k = 0; k < st->nl_send; k++) {
         int i = st->l_index[st->nl_recv + k];
         XCHG_CHECK(MPI_Isend(xchg_side_block_ptr(&a->send, i), a->send.counts[i],
-                             a->send.type.type, a->destinations[i], TAG_L, a->comm,
+                             a->send.type.type, a->neighbor.destinations[i], TAG_L, a->comm,
                              &lreq[st->nl_recv + k]));
     }
     for (int k = 0; k < st->npack; k++)

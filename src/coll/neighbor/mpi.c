@@ -41,15 +41,15 @@ static int check_graph(const xchg_args *a)
         return xchg_error(MPI_ERR_TOPOLOGY, "mpi: the communicator has no distributed graph "
                                             "(an XCHG_Topo needs another algorithm)");
     XCHG_CHECK(MPI_Dist_graph_neighbors_count(a->comm, &in, &out, &weighted));
-    if (in != a->indegree || out != a->outdegree)
+    if (in != a->neighbor.indegree || out != a->neighbor.outdegree)
         return xchg_error(MPI_ERR_TOPOLOGY, "mpi: the communicator's graph differs from the "
                                             "call's neighbours");
     XCHG_ALLOC(lists, ((size_t)in + (size_t)out + 1) * sizeof(int));
     XCHG_ALLOC(weights, ((size_t)in + (size_t)out + 1) * sizeof(int));
     XCHG_CHECK(MPI_Dist_graph_neighbors(a->comm, in, lists, weights, out, lists + in,
                                         weights + in));
-    if (memcmp(lists, a->sources, (size_t)in * sizeof(int)) != 0 ||
-        memcmp(lists + in, a->destinations, (size_t)out * sizeof(int)) != 0)
+    if (memcmp(lists, a->neighbor.sources, (size_t)in * sizeof(int)) != 0 ||
+        memcmp(lists + in, a->neighbor.destinations, (size_t)out * sizeof(int)) != 0)
         rc = xchg_error(MPI_ERR_TOPOLOGY, "mpi: the communicator's graph differs from the "
                                           "call's neighbours");
 fail:
@@ -66,10 +66,11 @@ static int init(xchg_plan *plan)
     if (!a) return xchg_error(MPI_ERR_INTERN, "mpi: a neighbourhood plan needs its arguments");
     XCHG_CHECK(check_graph(a));
     XCHG_ALLOC(st, sizeof *st);
-    XCHG_ALLOC(st->sdispls, ((size_t)a->indegree + (size_t)a->outdegree + 1) * sizeof(int));
-    st->rdispls = st->sdispls + a->outdegree;
-    displacements(&a->send, a->outdegree, st->sdispls);
-    displacements(&a->recv, a->indegree, st->rdispls);
+    XCHG_ALLOC(st->sdispls,
+               ((size_t)a->neighbor.indegree + (size_t)a->neighbor.outdegree + 1) * sizeof(int));
+    st->rdispls = st->sdispls + a->neighbor.outdegree;
+    displacements(&a->send, a->neighbor.outdegree, st->sdispls);
+    displacements(&a->recv, a->neighbor.indegree, st->rdispls);
     plan->state = st;
     return MPI_SUCCESS;
 fail:

@@ -59,12 +59,13 @@ static int init(xchg_plan *plan)
     if (!a || a->coll != XCHG_NEIGHBOR_ALLTOALLV)
         return xchg_error(MPI_ERR_INTERN, "standard: a neighbourhood plan needs its arguments");
     XCHG_ALLOC(st, sizeof *st);
-    XCHG_ALLOC(st->recv_index, ((size_t)a->indegree + (size_t)a->outdegree + 1) * sizeof(int));
-    st->send_index = st->recv_index + a->indegree;
+    XCHG_ALLOC(st->recv_index,
+               ((size_t)a->neighbor.indegree + (size_t)a->neighbor.outdegree + 1) * sizeof(int));
+    st->send_index = st->recv_index + a->neighbor.indegree;
     st->nrecv = st->nsend = 0;
-    for (int i = 0; i < a->indegree; i++)
+    for (int i = 0; i < a->neighbor.indegree; i++)
         if (a->recv.bytes[i] > 0) st->recv_index[st->nrecv++] = i;
-    for (int i = 0; i < a->outdegree; i++)
+    for (int i = 0; i < a->neighbor.outdegree; i++)
         if (a->send.bytes[i] > 0) st->send_index[st->nsend++] = i;
     plan->state = st;
     return MPI_SUCCESS;
@@ -94,14 +95,14 @@ static int post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan, MP
     for (int k = 0; k < st->nrecv; k++) {
         int i = st->recv_index[k];
         XCHG_CHECK(MPI_Irecv(xchg_side_block_ptr(&a->recv, i), a->recv.counts[i],
-                             a->recv.type.type, a->sources[i], NEIGHBOR_TAG, a->comm,
+                             a->recv.type.type, a->neighbor.sources[i], NEIGHBOR_TAG, a->comm,
                              &reqs[*count]));
         (*count)++;
     }
     for (int k = 0; k < st->nsend; k++) {
         int i = st->send_index[k];
         XCHG_CHECK(MPI_Isend(xchg_side_block_ptr(&a->send, i), a->send.counts[i],
-                             a->send.type.type, a->destinations[i], NEIGHBOR_TAG, a->comm,
+                             a->send.type.type, a->neighbor.destinations[i], NEIGHBOR_TAG, a->comm,
                              &reqs[*count]));
         (*count)++;
     }
