@@ -328,6 +328,11 @@ int xchg_ip_requests_live(void)
     return !none_live();
 }
 
+int xchg_ip_requests_busy(void)
+{
+    return xchg_busy();
+}
+
 int xchg_ip_requests_drive(int count, const MPI_Request requests[], int until_done,
                            int *pending)
 {

@@ -30,10 +30,12 @@ int xchg_ip_request_nonblocking(XCHG_Request xreq, MPI_Request *handle);
 int xchg_ip_request_persistent(XCHG_Request xreq, MPI_Request *handle);
 
 /* For entry points whose MPI library reaches its own completion functions
- * by another way than the C MPI_Wait, ... (MPICH's mpi_f08 bindings call
- * PMPI_Wait; fortran.c wraps them): */
+ * by another way than the C MPI_Wait, ... (MPICH's mpi_f08 bindings and all of
+ * Open MPI's call PMPI_Wait; fortran_completion.c wraps them): */
 /* 1 while any xchg request exists (one atomic load). */
 int xchg_ip_requests_live(void);
+/* Advance every outstanding xchg call once; whether any is still in flight. */
+int xchg_ip_requests_busy(void);
 /* Advance the xchg requests among `requests`: each once (until_done 0;
  * *pending: how many are still in flight, may be NULL) or until all have
  * completed. Their handles then report completion to the MPI library. */

@@ -1,7 +1,7 @@
 /*
  * Route the nonblocking (MPI_Ialltoall, ..., MPI_Ineighbor_alltoallv) and
  * persistent (MPI_Alltoall_init or Open MPI's MPIX_Alltoall_init, ...,
- * MPI_Neighbor_alltoallv_init) forms: to xchg's XCHG_I... and XCHG_..._init
+ * MPI_Neighbor_alltoallv_init or MPIX_Neighbor_alltoallv_init) forms: to xchg's XCHG_I... and XCHG_..._init
  * under the same rule as the blocking form (route_shared.h), the xchg
  * request paired with a real MPI_Request (requests.h); else to the MPI
  * library unchanged. Counted under the form's own name (stats.h): a
@@ -250,17 +250,16 @@ int xchg_ip_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sen
     return rc;
 }
 
-#if MPI_VERSION >= 4
 int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                                     const int recvcounts[], const int rdispls[],
                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                    MPI_Request *request)
+                                    MPI_Request *request, xchg_ip_counts_init_fn *mpi_init)
 {
     if (!xchg_ip_routed_neighbor(comm)) {
         xchg_ip_passed(XCHG_IP_NEIGHBOR_ALLTOALLV);
-        return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                            recvcounts, rdispls, recvtype, comm, info, request);
+        return mpi_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, info, request);
     }
     double t0 = PMPI_Wtime();
     XCHG_Request xreq = XCHG_REQUEST_NULL;
@@ -271,4 +270,3 @@ int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
         xchg_ip_account(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0, PMPI_Wtime(), 0);
     return rc;
 }
-#endif
