@@ -45,7 +45,9 @@ int xchg_ip_requests_drive(int count, const MPI_Request requests[], int until_do
  * else *ours = 0 and nothing happens. */
 int xchg_ip_start_ours(MPI_Request *request, int *ours);
 /* Before the MPI library frees `request`: if it stands for an xchg request,
- * complete and free that (the handle itself is the MPI library's to free). */
+ * free that, in flight if it is active (it completes later, progressed by
+ * every completion function and xchg call), and make a generalized handle
+ * complete (the handle itself is the MPI library's to free). */
 int xchg_ip_request_release(MPI_Request request);
 
 int xchg_ip_wait(MPI_Request *request, MPI_Status *status);
