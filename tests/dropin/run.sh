@@ -8,17 +8,18 @@
 #             edge cases (inter-communicator, errors), MPI_Alltoallw over
 #             derived datatypes (alltoallw.c), MPI_Allgatherv (uneven, zero,
 #             in place; allgatherv.c), the
-#             neighbourhood alltoallv (blocking, nonblocking with every
+#             neighbourhood alltoallv (blocking, persistent with
+#             MPIX_Neighbor_alltoallv_init, nonblocking with every
 #             completion function; neighbor.c), the nonblocking and
-#             persistent (MPIX_..._init) dense collectives (dense_requests.c),
-#             and a program linked with -lxchg-mpi instead of preloading;
+#             persistent (MPIX_..._init) dense collectives (dense_requests.c)
+#             and freed in flight (freeing.c), and a program linked with -lxchg-mpi instead of preloading;
 #   MPICH:    Fortran (mpif.h, use mpi, use mpi_f08), the edge cases, alltoallw.c,
 #             MPI_Allgatherv and the
 #             neighbourhood alltoallv (persistent MPI_Neighbor_alltoallv_init
 #             too: MPICH 4 is an MPI-4 library), the nonblocking and
 #             persistent (MPI-4's MPI_..._init) dense collectives, from C
 #             and Fortran (requests.F90, under Open MPI too with its
-#             MPIX_..._init).
+#             MPIX_..._init), freed in flight (freeing.c).
 # A run under xchg must give the program's own PASS verdicts and, read from
 # XCHG_COUNT_FILE, exactly the calls the program says it made (so a call that
 # silently bypassed xchg, or was routed twice, fails); mpi4py must also give
@@ -323,6 +324,29 @@ test_requests() {
     done
 }
 
+# MPI_Request_free and MPI_Comm_free with MPI_Ialltoall and a started
+# persistent alltoall in flight (freeing.c): the frees return at once (rank
+# 0 frees before the others start; a free that waited would hang), the data
+# arrives later, every call counted. With the default selection and with
+# bruck (multi-round). No run without xchg: Open MPI 4.1 and MPICH 4.0
+# both refuse MPI_Request_free of an active nonblocking collective.
+test_freeing() {
+    local np=$1 rc name setting
+    if ! "$cc" -O1 -o "$work/freeing" "$src/freeing.c" >"$work/freeing.build.log" 2>&1; then
+        fail "$mpi freeing: does not compile (log $work/freeing.build.log)"
+        return
+    fi
+    for setting in default bruck; do
+        name=$mpi-freeing-$setting
+        case $setting in
+        default) xlaunch "$name" "$np" -- "$work/freeing" ;;
+        bruck) xlaunch "$name" "$np" XCHG_ALLTOALL=bruck -- "$work/freeing" ;;
+        esac
+        rc=$?
+        verdict "$mpi freeing, np=$np, under xchg-run ($setting)" $rc && check_counts "$name" "$np"
+    done
+}
+
 test_fortran() {
     local np=$1 variant flags rc
     if ! command -v "$fc" >/dev/null || ! command -v gfortran >/dev/null; then
@@ -582,6 +606,7 @@ if [ "$ompi_build" != - ]; then
         test_allgatherv 5
         test_neighbor 5
         test_requests "1 2 3 4"
+        test_freeing 4
         test_linked
         test_fortran 3
         test_fortran_requests 3
@@ -600,6 +625,7 @@ if [ "$mpich_build" != - ]; then
         test_allgatherv 3
         test_neighbor 3
         test_requests "1 2 3 4"
+        test_freeing 3
         test_fortran 3
         test_fortran_requests 3
     fi
