@@ -320,8 +320,15 @@ int XCHG_Startall(int count, XCHG_Request requests[]);
 int XCHG_Wait(XCHG_Request *request, MPI_Status *status);
 int XCHG_Test(XCHG_Request *request, int *flag, MPI_Status *status);
 
-/* Free the request and its plan; *request becomes XCHG_REQUEST_NULL. A
- * started request is completed first. */
+/* Free the request and its plan; *request becomes XCHG_REQUEST_NULL. As
+ * MPI_Request_free: a started request (or a nonblocking call's) is not
+ * waited for; its exchange goes on under progress (any xchg call,
+ * XCHG_Progress) and frees what it holds when it completes; its buffers
+ * must stay untouched until then (the program knows by other means, e.g. a
+ * later blocking xchg call on the same communicator, which completes it
+ * first). An error of that exchange is printed to stderr. Every request
+ * keeps its communicator's xchg state alive: MPI_Comm_free with requests
+ * alive or calls in flight lets them complete and be used normally. */
 int XCHG_Request_free(XCHG_Request *request);
 
 /*

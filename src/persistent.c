@@ -16,7 +16,17 @@
  * A nonblocking call (XCHG_Ialltoall, XCHG_Ineighbor_alltoallv, ...) is a
  * request started once, freed by its completion: its task runs the whole
  * call (src/call.c: context setup, selection, plan, run).
+ *
+ * Freeing in flight. XCHG_Request_free of an active request returns at once
+ * (MPI_Request_free marks the request for deallocation): its task is
+ * detached (task.h) and runs on under progress; a start that posted its
+ * messages gets a task that waits for them. The request is destroyed when
+ * that task completes. Every request holds its communicator's context
+ * (xchg_context_hold), so MPI_Comm_free of the communicator with calls in
+ * flight, or with persistent requests alive, leaves the context to the last
+ * of them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +90,14 @@ static void request_destroy(struct xchg_request *req)
     free(req->reqs);
     xchg_plan_free(req->plan);
     xchg_args_free(&req->args);
+    if (req->ctx) xchg_context_release(req->ctx);
     free(req);
+}
+
+/* Where a request's errors are raised: its communicator, unless freed. */
+static MPI_Comm error_comm(const struct xchg_request *req)
+{
+    return req->ctx && req->ctx->user_freed ? MPI_COMM_NULL : req->user_comm;
 }
 
 int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, MPI_Info info,
@@ -102,6 +119,7 @@ int xchg_request_create(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args, 
     if (!device) XCHG_CHECK(select_persistent(ctx, &req->args, info, &choice));
     XCHG_CHECK(xchg_plan_create(ctx, &choice, &req->args, &req->plan));
     XCHG_CHECK(alloc_slots(req, ctx));
+    xchg_context_hold(ctx);
     *request = req;
     return MPI_SUCCESS;
 fail:
@@ -129,6 +147,7 @@ int xchg_request_start_nonblocking(MPI_Comm user_comm, xchg_context *ctx, xchg_a
     }
     req->user_comm = user_comm;
     req->ctx = ctx;
+    xchg_context_hold(ctx); /* released by request_destroy */
     req->args = *args;
     req->once = 1;
     req->active = 1;
@@ -314,7 +333,7 @@ static int complete(XCHG_Request *request, int wait, int *flag, MPI_Status *stat
     }
     req->active = 0;
     empty_status(status, req->result);
-    MPI_Comm user_comm = req->user_comm;
+    MPI_Comm user_comm = error_comm(req);
     int result = req->result;
     if (req->once) { /* a nonblocking call's request ends with it */
         request_destroy(req);
@@ -334,23 +353,43 @@ int XCHG_Wait(XCHG_Request *request, MPI_Status *status)
     return complete(request, 1, &flag, status);
 }
 
+/* A freed request's task has completed (xchg_task_detach): the request
+ * goes too. Its error has nobody to go to (MPI: such an error is fatal). */
+static void detached_done(void *arg, int result)
+{
+    struct xchg_request *req = arg;
+    req->task = NULL;
+    if (result == MPI_SUCCESS) result = req->result;
+    if (result != MPI_SUCCESS)
+        fprintf(stderr, "xchg: an operation whose request was freed failed (MPI error %d)\n",
+                result);
+    request_destroy(req);
+}
+
+/* The task of a freed request whose start posted its messages: their wait. */
+static int posted_body(void *arg)
+{
+    struct xchg_request *req = arg;
+    return xchg_waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
+}
+
 int XCHG_Request_free(XCHG_Request *request)
 {
     if (!request || !*request) return xchg_error(MPI_ERR_REQUEST, "XCHG_Request_free: NULL");
     struct xchg_request *req = *request;
-    MPI_Comm user_comm = req->user_comm;
-    int rc = MPI_SUCCESS; /* a started request's messages complete first */
-    if (req->task) {
-        rc = xchg_task_free(req->task);
-        req->task = NULL;
+    *request = XCHG_REQUEST_NULL;
+    if (req->nreqs > 0 && !req->task &&
+        xchg_task_start(req->ctx, posted_body, req, &req->task) != MPI_SUCCESS) {
+        /* no task to wait for them: complete the messages here */
+        xchg_waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
+        req->nreqs = 0;
     }
-    if (req->nreqs > 0) {
-        int waited = xchg_waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
-        if (rc == MPI_SUCCESS) rc = waited;
+    if (req->task) { /* in flight: the operation completes later (detached_done) */
+        xchg_task_detach(req->task, detached_done, req);
+        return MPI_SUCCESS;
     }
     request_destroy(req);
-    *request = XCHG_REQUEST_NULL;
-    return xchg_raise(user_comm, rc);
+    return MPI_SUCCESS;
 }
 
 const xchg_plan *xchg_request_plan(XCHG_Request request, const xchg_args **args)

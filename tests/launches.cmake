@@ -37,6 +37,12 @@ xchg_launch(introspect-openmpi-6 openmpi    60  "quick;full" NP 6 ENV XCHG_VIRTU
 xchg_launch(introspect-mpich-3   mpich      60  "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-introspect>)
 xchg_launch(introspect-asan-3    sanitizers 120 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-introspect>)
 
+# MPI_Request_free and MPI_Comm_free with xchg calls in flight return at once;
+# the calls complete later, nothing leaks (tests/freeing.c).
+xchg_launch(freeing-openmpi-4  openmpi    120 "quick;full" NP 4 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-freeing>)
+xchg_launch(freeing-mpich-3    mpich      300 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-freeing>)
+xchg_launch(freeing-asan-3     sanitizers 300 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-freeing>)
+
 # The correctness harness (tests/harness.c), quick: small worlds.
 xchg_launch(harness-openmpi-8  openmpi    400 quick NP 8 COMMAND ${harness} --quick --sizes=1,2,3,4,5,8)
 xchg_launch(harness-mpich-3    mpich      300 quick NP 3 COMMAND ${harness} --quick --sizes=1,3 --layouts=3)

@@ -25,6 +25,7 @@ static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static int context_keyval = MPI_KEYVAL_INVALID;
 static int finalize_keyval = MPI_KEYVAL_INVALID;
 static xchg_context *live_contexts;
+static int finalizing; /* at_finalize runs: contexts go whatever holds them */
 static MPI_Comm self_comm = MPI_COMM_NULL; /* xchg_self_comm */
 static atomic_int keyvals_ready; /* the keyvals exist: a call need not take the lock */
 
@@ -62,21 +63,56 @@ static void context_destroy(xchg_context *ctx)
     free(ctx);
 }
 
+/* MPI_Comm_free: the context goes now, or with the last request that holds
+ * it (its operations in flight complete normally; xchg_context_release). */
 static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm; (void)keyval; (void)extra;
-    context_destroy(value);
+    xchg_context *ctx = value;
+    pthread_mutex_lock(&shared_lock);
+    ctx->user_freed = 1;
+    int held = ctx->holds > 0 && !finalizing;
+    pthread_mutex_unlock(&shared_lock);
+#if defined(OPEN_MPI) && OPEN_MPI
+    /* Open MPI 4.1 crashes if the parent of an MPI_Comm_idup in flight is
+     * freed: the duplicate is finished first (every rank started it before
+     * this collective free). MPICH defers the free, and this callback,
+     * until the duplicate is made. */
+    if (held && ctx->setup != MPI_REQUEST_NULL) MPI_Wait(&ctx->setup, MPI_STATUS_IGNORE);
+#endif
+    if (!held) context_destroy(ctx);
     return MPI_SUCCESS;
+}
+
+void xchg_context_hold(xchg_context *ctx)
+{
+    pthread_mutex_lock(&shared_lock);
+    ctx->holds++;
+    pthread_mutex_unlock(&shared_lock);
+}
+
+void xchg_context_release(xchg_context *ctx)
+{
+    pthread_mutex_lock(&shared_lock);
+    int last = --ctx->holds == 0 && ctx->user_freed && !finalizing;
+    pthread_mutex_unlock(&shared_lock);
+    if (last) context_destroy(ctx);
 }
 
 /* MPI_Finalize: free every context still alive, then the keyvals. */
 static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm; (void)keyval; (void)value; (void)extra;
+    xchg_task_drain_all(); /* freed requests' operations, freed communicators' contexts */
     xchg_progress_thread_stop();
+    finalizing = 1;
     while (live_contexts) {
         /* Deleting the attribute runs delete_context, which unlinks it. */
         xchg_context *ctx = live_contexts;
+        if (ctx->user_freed) { /* held by a request never freed */
+            context_destroy(ctx);
+            continue;
+        }
         /* If MPI refuses (SimGrid SMPI already counts the process as finalized
          * here), the attribute stays on the communicator and MPI may still run
          * delete_context later: forget the context, never free it twice. */
@@ -88,6 +124,7 @@ static int at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
     MPI_Comm_free_keyval(&context_keyval);
     MPI_Comm_free_keyval(&finalize_keyval);
     atomic_store_explicit(&keyvals_ready, 0, memory_order_release);
+    finalizing = 0;
     return MPI_SUCCESS;
 }
 

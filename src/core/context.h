@@ -97,7 +97,19 @@ typedef struct xchg_context {
                                    created at its first use; owned there */
 
     struct xchg_context *next_live; /* list of live contexts, for MPI_Finalize */
+
+    /* xchg requests that use the context (xchg_context_hold), and whether
+     * the user's communicator was freed: the context outlives the
+     * communicator until the last of them is freed (MPI_Comm_free lets
+     * pending operations complete normally). Guarded by context.c's lock. */
+    int holds;
+    int user_freed;
 } xchg_context;
+
+/* A request starts or stops using ctx; the last release after MPI_Comm_free
+ * of its communicator frees the context. */
+void xchg_context_hold(xchg_context *ctx);
+void xchg_context_release(xchg_context *ctx);
 
 /* The context of `user_comm`, created on first use and ready (collective
  * on first use). */

@@ -16,6 +16,12 @@
  * it: a resume runs a body up to its next wait, which tests and yields.
  * A thread never resumes a task from inside a task (`in_task` guards the
  * reentrancy of xchg_progress from a body that calls back into xchg).
+ *
+ * Detached tasks (xchg_task_detach: their request was freed while active)
+ * have no owner to free them: when one completes, resume() moves it from
+ * the process's list to `finished`, and whoever progressed frees it and runs
+ * its `done` after releasing the lock (finish_detached), since `done` frees
+ * the request and may free the communicator's context, calling MPI.
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "task.h"
@@ -42,11 +48,16 @@ struct xchg_task {
     int result;
     xchg_task *next_in_ctx;          /* the context's queue */
     xchg_task *next_all, *prev_all;  /* the process's list */
+    xchg_task_done done;             /* detached: runs once it has completed */
+    void *done_arg;
+    int detached;
+    xchg_task *next_finished;        /* detached and completed: to finish */
 };
 
 static pthread_mutex_t engine = PTHREAD_MUTEX_INITIALIZER;
 static xchg_task *all_head, *all_tail;
 static atomic_int outstanding; /* tasks not yet done */
+static xchg_task *finished;     /* detached tasks completed, not yet freed */
 static XCHG_PER_THREAD xchg_task *running_task;
 
 int xchg_tasks_outstanding(void)
@@ -60,6 +71,16 @@ static void fiber_entry(void *arg)
 {
     xchg_task *task = arg;
     task->result = task->body(task->arg);
+}
+
+/* Under `engine`: off the process's list (its own next_all stays, so a walk
+ * of the list that reached it goes on). */
+static void unlink_all(xchg_task *task)
+{
+    if (task->prev_all) task->prev_all->next_all = task->next_all;
+    else all_head = task->next_all;
+    if (task->next_all) task->next_all->prev_all = task->prev_all;
+    else all_tail = task->prev_all;
 }
 
 /* Under `engine`: run the task up to its next suspension (starting its
@@ -94,6 +115,30 @@ static void resume(xchg_task *task)
             ctx->tasks_queued--;
         }
         atomic_fetch_sub_explicit(&outstanding, 1, memory_order_release);
+        if (task->detached) { /* nobody waits: finish_detached frees it */
+            unlink_all(task);
+            task->next_finished = finished;
+            finished = task;
+        }
+    }
+}
+
+/* After releasing `engine`: free the detached tasks that completed and run
+ * their `done` (never inside a task: it may free contexts). */
+static void finish_detached(void)
+{
+    if (running_task) return;
+    for (;;) {
+        pthread_mutex_lock(&engine);
+        xchg_task *task = finished;
+        if (task) finished = task->next_finished;
+        pthread_mutex_unlock(&engine);
+        if (!task) return;
+        xchg_task_done done = task->done;
+        void *arg = task->done_arg;
+        int result = task->result;
+        free(task);
+        if (done) done(arg, result);
     }
 }
 
@@ -111,6 +156,7 @@ void xchg_progress(void)
     if (pthread_mutex_trylock(&engine) != 0) return;
     progress_locked();
     pthread_mutex_unlock(&engine);
+    finish_detached();
 }
 
 int xchg_task_start(xchg_context *ctx, xchg_task_body body, void *arg, xchg_task **out)
@@ -144,6 +190,7 @@ static void progress_step(void)
     pthread_mutex_lock(&engine);
     progress_locked();
     pthread_mutex_unlock(&engine);
+    finish_detached();
 }
 
 static int is_done(xchg_task *task)
@@ -171,13 +218,39 @@ int xchg_task_free(xchg_task *task)
     if (!task) return MPI_SUCCESS;
     int rc = xchg_task_wait(task);
     pthread_mutex_lock(&engine);
-    if (task->prev_all) task->prev_all->next_all = task->next_all;
-    else all_head = task->next_all;
-    if (task->next_all) task->next_all->prev_all = task->prev_all;
-    else all_tail = task->prev_all;
+    unlink_all(task);
     pthread_mutex_unlock(&engine);
     free(task);
     return rc;
+}
+
+void xchg_task_detach(xchg_task *task, xchg_task_done done, void *arg)
+{
+    pthread_mutex_lock(&engine);
+    int complete = task->state == TASK_DONE;
+    if (complete) {
+        unlink_all(task);
+    } else {
+        task->detached = 1;
+        task->done = done;
+        task->done_arg = arg;
+    }
+    pthread_mutex_unlock(&engine);
+    if (complete) {
+        int result = task->result;
+        free(task);
+        if (done) done(arg, result);
+    }
+}
+
+void xchg_task_drain_all(void)
+{
+    if (running_task) return;
+    while (xchg_tasks_outstanding()) {
+        progress_step();
+        sched_yield();
+    }
+    finish_detached();
 }
 
 int xchg_task_drain(xchg_context *ctx)
@@ -189,6 +262,7 @@ int xchg_task_drain(xchg_context *ctx)
         if (!empty) progress_locked();
         empty = ctx->task_head == NULL;
         pthread_mutex_unlock(&engine);
+        finish_detached();
         if (empty) return MPI_SUCCESS;
         sched_yield();
     }

@@ -47,6 +47,17 @@ int xchg_task_wait(xchg_task *task);
  * task waits for it first. */
 int xchg_task_free(xchg_task *task);
 
+/* Give the task up: it runs on under progress like any other and, once it
+ * has completed, is freed and done(arg, result) runs, outside the runtime's
+ * lock (at once if it has completed already). MPI_Request_free of an active
+ * request: the operation completes later, nobody waits for it. */
+typedef void (*xchg_task_done)(void *arg, int result);
+void xchg_task_detach(xchg_task *task, xchg_task_done done, void *arg);
+
+/* Complete every outstanding task of the process (MPI_Finalize: detached
+ * ones included). */
+void xchg_task_drain_all(void);
+
 /* Advance every outstanding task once (see above). */
 void xchg_progress(void);
 

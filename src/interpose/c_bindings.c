@@ -8,7 +8,8 @@
  * MPI 4.1's MPIX_Alltoall_init, ... from <mpi-ext.h>; CMake detects each,
  * src/interpose/CMakeLists.txt), the neighbourhood alltoallv (blocking,
  * nonblocking, and persistent where the MPI has MPI-4's
- * MPI_Neighbor_alltoallv_init) and MPI_Finalize; the MPI library's versions
+ * MPI_Neighbor_alltoallv_init or Open MPI 4.1's MPIX_Neighbor_alltoallv_init)
+ * and MPI_Finalize; the MPI library's versions
  * stay reachable as PMPI_* (PMPIX_*). The completion functions (MPI_Wait,
  * MPI_Test and their array forms, MPI_Start, MPI_Request_free, ...) are
  * defined too, so that the requests of xchg's nonblocking and persistent
@@ -17,9 +18,7 @@
  *
  * They also catch Fortran callers wherever the MPI's Fortran bindings call the
  * C MPI_ functions (MPICH, including mpi_f08); Open MPI's call PMPI_ and are
- * caught in fortran.c instead (the blocking ones; Open MPI's Fortran
- * nonblocking and persistent calls, like its Fortran MPI_Wait, reach the MPI
- * library unchanged). The large-count (MPI_Alltoall_c) variants are not
+ * caught in fortran.c, fortran_requests.c and fortran_completion.c instead. The large-count (MPI_Alltoall_c) variants are not
  * defined here, so they reach the MPI library unchanged.
  */
 #include <mpi.h>
@@ -205,16 +204,22 @@ XCHG_EXPORT int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcount
                                        recvcounts, rdispls, recvtype, comm, request);
 }
 
-#if MPI_VERSION >= 4
-XCHG_EXPORT int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
-                                            const int sdispls[], MPI_Datatype sendtype,
-                                            void *recvbuf, const int recvcounts[],
-                                            const int rdispls[], MPI_Datatype recvtype,
-                                            MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return xchg_ip_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                           recvcounts, rdispls, recvtype, comm, info, request);
-}
+/* MPI_Neighbor_alltoallv_init (MPI-4) and MPIX_Neighbor_alltoallv_init (Open MPI 4.1). */
+#define XCHG_IP_NEIGHBOR_ALLTOALLV_INIT(PREFIX)                                                  \
+    XCHG_EXPORT int PREFIX##_Neighbor_alltoallv_init(                                            \
+        const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,  \
+        void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,        \
+        MPI_Comm comm, MPI_Info info, MPI_Request *request)                                      \
+    {                                                                                             \
+        return xchg_ip_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,  \
+                                               recvcounts, rdispls, recvtype, comm, info,        \
+                                               request, P##PREFIX##_Neighbor_alltoallv_init);    \
+    }
+#ifdef XCHG_IP_HAVE_MPI_NEIGHBOR_ALLTOALLV_INIT
+XCHG_IP_NEIGHBOR_ALLTOALLV_INIT(MPI)
+#endif
+#ifdef XCHG_IP_HAVE_MPIX_NEIGHBOR_ALLTOALLV_INIT
+XCHG_IP_NEIGHBOR_ALLTOALLV_INIT(MPIX)
 #endif
 
 XCHG_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)

@@ -28,18 +28,11 @@
  * preloaded, take the symbol over from the MPI library; dlsym of internal names
  * guesses their mangling.
  *
- * MPICH's mpi_f08 completion functions (mpi_wait_f08_, mpi_start_f08_, ...)
- * call PMPI_Wait, PMPI_Start, ..., while its nonblocking and persistent
- * collectives (mpi_ialltoall_f08ts_, mpi_alltoall_init_f08ts_, ...) call the
- * C MPI_Ialltoall, MPI_Alltoall_init, ... that the drop-in routes: the
- * completion functions would never advance, nor MPI_Start start, the xchg
- * request behind a handle. So on MPICH we define them: each first does what
- * requests.c does for the C ones (drive, start or release the xchg requests
- * among its handles), then calls MPICH's own (dlsym RTLD_NEXT) with the
- * arguments untouched, so statuses, MPI_STATUS_IGNORE and ierror stay
- * MPICH's business. MPI_Waitany and MPI_Waitsome first complete every xchg
- * request in the array (still MPI's semantics: they return at least one).
- * MPI_Request_get_status from mpi_f08 is not wrapped.
+ * The nonblocking and persistent collectives from Fortran (Open MPI's call
+ * PMPI_Ialltoall, PMPIX_Alltoall_init, ... as its blocking ones call
+ * PMPI_Alltoall) are in fortran_requests.c, the completion functions that
+ * must drive xchg's requests behind Fortran handles (MPICH's mpi_f08 ones,
+ * every one of Open MPI's) in fortran_completion.c.
  *
  * mpi_f08 collectives (Open MPI). Open MPI 4's MPI_Alltoall_f08 (symbol
  * mpi_alltoall_f08_) passes choice buffers as plain addresses (ignore-TKR),
@@ -49,13 +42,10 @@
  * TS 29113 descriptors (MPI_SUBARRAYS_SUPPORTED), so there `use mpi_f08`
  * collectives pass through to MPI unchanged.
  */
-#define _GNU_SOURCE /* RTLD_NEXT */
 #include <mpi.h>
 
-#include "requests.h"
+#include "fortran.h"
 #include "route.h"
-
-#define XCHG_EXPORT __attribute__((visibility("default")))
 
 /* `use mpi_f08`: MPI_Finalize(ierror), ierror optional (NULL when absent). */
 XCHG_EXPORT void mpi_finalize_f08_(MPI_Fint *ierr)
@@ -64,210 +54,11 @@ XCHG_EXPORT void mpi_finalize_f08_(MPI_Fint *ierr)
     if (ierr) *ierr = (MPI_Fint)rc;
 }
 
-#if defined(MPICH)
-
-#include <dlfcn.h>
-#include <stdlib.h>
-
-/* MPICH's own Fortran function `name`, NULL if absent. */
-static void *mpich_own(const char *name)
-{
-    return dlsym(RTLD_NEXT, name);
-}
-
-#define OWN(type, name)                                                                      \
-    static type *_Atomic own;                                                                \
-    if (!own) own = (type *)mpich_own(name);                                                 \
-    if (!own) {                                                                              \
-        if (ierr) *ierr = MPI_ERR_INTERN;                                                    \
-        return;                                                                              \
-    }
-
-static void f08_ierr(MPI_Fint *ierr, int rc)
-{
-    if (ierr) *ierr = (MPI_Fint)rc;
-}
-
-/* The C handles of `count` Fortran ones (NULL: out of memory). */
-static MPI_Request *c_requests(int count, const MPI_Fint *requests)
-{
-    MPI_Request *c = malloc((size_t)(count > 0 ? count : 1) * sizeof *c);
-    if (c)
-        for (int i = 0; i < count; i++) c[i] = PMPI_Request_f2c(requests[i]);
-    return c;
-}
-
-/* Drive the xchg requests among `count` Fortran handles; 0: go on to MPICH's. */
-static int drive_f(int count, const MPI_Fint *requests, int until_done, int *pending,
-                   MPI_Fint *ierr)
-{
-    *pending = 0;
-    if (!xchg_ip_requests_live()) return 0;
-    MPI_Request *c = c_requests(count, requests);
-    int rc = c ? xchg_ip_requests_drive(count, c, until_done, pending) : MPI_ERR_NO_MEM;
-    free(c);
-    if (rc == MPI_SUCCESS) return 0;
-    f08_ierr(ierr, rc);
-    return 1;
-}
-
-typedef void f08_wait_fn(MPI_Fint *request, void *status, MPI_Fint *ierr);
-typedef void f08_waitall_fn(MPI_Fint *count, MPI_Fint *requests, void *statuses,
-                            MPI_Fint *ierr);
-typedef void f08_test_fn(MPI_Fint *request, MPI_Fint *flag, void *status, MPI_Fint *ierr);
-typedef void f08_testall_fn(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
-                            void *statuses, MPI_Fint *ierr);
-typedef void f08_waitany_fn(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, void *status,
-                            MPI_Fint *ierr);
-typedef void f08_testany_fn(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                            MPI_Fint *flag, void *status, MPI_Fint *ierr);
-typedef void f08_some_fn(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                         MPI_Fint *indices, void *statuses, MPI_Fint *ierr);
-typedef void f08_start_fn(MPI_Fint *request, MPI_Fint *ierr);
-typedef void f08_startall_fn(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierr);
-
-XCHG_EXPORT void mpi_wait_f08_(MPI_Fint *request, void *status, MPI_Fint *ierr)
-{
-    OWN(f08_wait_fn, "mpi_wait_f08_")
-    int pending;
-    if (!drive_f(1, request, 1, &pending, ierr)) own(request, status, ierr);
-}
-
-XCHG_EXPORT void mpi_waitall_f08_(MPI_Fint *count, MPI_Fint *requests, void *statuses,
-                                  MPI_Fint *ierr)
-{
-    OWN(f08_waitall_fn, "mpi_waitall_f08_")
-    int pending;
-    if (!drive_f((int)*count, requests, 1, &pending, ierr)) own(count, requests, statuses, ierr);
-}
-
-XCHG_EXPORT void mpi_waitany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                                  void *status, MPI_Fint *ierr)
-{
-    OWN(f08_waitany_fn, "mpi_waitany_f08_")
-    int pending;
-    if (!drive_f((int)*count, requests, 1, &pending, ierr))
-        own(count, requests, index, status, ierr);
-}
-
-XCHG_EXPORT void mpi_waitsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                                   MPI_Fint *indices, void *statuses, MPI_Fint *ierr)
-{
-    OWN(f08_some_fn, "mpi_waitsome_f08_")
-    int pending;
-    if (!drive_f((int)*incount, requests, 1, &pending, ierr))
-        own(incount, requests, outcount, indices, statuses, ierr);
-}
-
-/* An xchg request still in flight: not complete (an inactive persistent
- * handle would report completion). */
-XCHG_EXPORT void mpi_test_f08_(MPI_Fint *request, MPI_Fint *flag, void *status, MPI_Fint *ierr)
-{
-    OWN(f08_test_fn, "mpi_test_f08_")
-    int pending;
-    if (drive_f(1, request, 0, &pending, ierr)) return;
-    if (pending) {
-        *flag = 0; /* .false. */
-        f08_ierr(ierr, MPI_SUCCESS);
-        return;
-    }
-    own(request, flag, status, ierr);
-}
-
-XCHG_EXPORT void mpi_testall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
-                                  void *statuses, MPI_Fint *ierr)
-{
-    OWN(f08_testall_fn, "mpi_testall_f08_")
-    int pending;
-    if (drive_f((int)*count, requests, 0, &pending, ierr)) return;
-    if (pending) {
-        *flag = 0;
-        f08_ierr(ierr, MPI_SUCCESS);
-        return;
-    }
-    own(count, requests, flag, statuses, ierr);
-}
-
-XCHG_EXPORT void mpi_testany_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                                  MPI_Fint *flag, void *status, MPI_Fint *ierr)
-{
-    OWN(f08_testany_fn, "mpi_testany_f08_")
-    int pending;
-    if (drive_f((int)*count, requests, 0, &pending, ierr)) return;
-    own(count, requests, index, flag, status, ierr);
-    /* "no active request" is not true while an xchg request is in flight */
-    if (*flag && *index == MPI_UNDEFINED && pending) *flag = 0;
-}
-
-XCHG_EXPORT void mpi_testsome_f08_(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                                   MPI_Fint *indices, void *statuses, MPI_Fint *ierr)
-{
-    OWN(f08_some_fn, "mpi_testsome_f08_")
-    int pending;
-    if (drive_f((int)*incount, requests, 0, &pending, ierr)) return;
-    own(incount, requests, outcount, indices, statuses, ierr);
-    if (*outcount == MPI_UNDEFINED && pending) *outcount = 0;
-}
-
-XCHG_EXPORT void mpi_start_f08_(MPI_Fint *request, MPI_Fint *ierr)
-{
-    OWN(f08_start_fn, "mpi_start_f08_")
-    MPI_Request c = PMPI_Request_f2c(*request);
-    int ours, rc = xchg_ip_start_ours(&c, &ours);
-    if (ours) f08_ierr(ierr, rc);
-    else own(request, ierr);
-}
-
-XCHG_EXPORT void mpi_startall_f08_(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierr)
-{
-    if (!xchg_ip_requests_live()) {
-        OWN(f08_startall_fn, "mpi_startall_f08_")
-        own(count, requests, ierr);
-        return;
-    }
-    for (int i = 0; i < (int)*count; i++) {
-        mpi_start_f08_(&requests[i], ierr);
-        if (ierr && *ierr != MPI_SUCCESS) return;
-    }
-}
-
-XCHG_EXPORT void mpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierr)
-{
-    OWN(f08_start_fn, "mpi_request_free_f08_")
-    int rc = xchg_ip_request_release(PMPI_Request_f2c(*request));
-    if (rc != MPI_SUCCESS) f08_ierr(ierr, rc);
-    else own(request, ierr);
-}
-
-#endif /* MPICH */
-
-#if defined(OPEN_MPI) && OPEN_MPI && defined(__has_include)
-#if __has_include(<mpif-c-constants-decl.h>)
-#define XCHG_IP_OMPI_FORTRAN 1
-#endif
-#endif
-
 #ifdef XCHG_IP_OMPI_FORTRAN
 
-#include <mpif-c-constants-decl.h>
-#include <stdlib.h>
-
-static const void *f2c_sendbuf(void *buf)
-{
-    if (OMPI_IS_FORTRAN_IN_PLACE(buf)) return MPI_IN_PLACE;
-    if (OMPI_IS_FORTRAN_BOTTOM(buf)) return MPI_BOTTOM;
-    return buf;
-}
-
-static void *f2c_recvbuf(void *buf)
-{
-    return OMPI_IS_FORTRAN_BOTTOM(buf) ? MPI_BOTTOM : buf;
-}
-
-static void set_ierr(MPI_Fint *ierr, int rc)
-{
-    if (ierr) *ierr = (MPI_Fint)rc; /* absent optional ierror (mpi_f08): NULL */
-}
+#define f2c_sendbuf xchg_ip_f_sendbuf
+#define f2c_recvbuf xchg_ip_f_recvbuf
+#define set_ierr xchg_ip_f_set_ierr
 
 void xchg_ip_f_alltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                         MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
@@ -390,12 +181,6 @@ void xchg_ip_f_finalize(MPI_Fint *ierr)
 {
     set_ierr(ierr, xchg_ip_finalize());
 }
-
-#define XCHG_IP_FORTRAN_NAMES(target, lower, upper)                                          \
-    XCHG_EXPORT __typeof__(target) lower __attribute__((alias(#target)));                     \
-    XCHG_EXPORT __typeof__(target) lower##_ __attribute__((alias(#target)));                  \
-    XCHG_EXPORT __typeof__(target) lower##__ __attribute__((alias(#target)));                 \
-    XCHG_EXPORT __typeof__(target) upper __attribute__((alias(#target)));
 
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoall, mpi_alltoall, MPI_ALLTOALL)
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoallv, mpi_alltoallv, MPI_ALLTOALLV)

@@ -11,6 +11,10 @@
  * frees the xchg request); its generalized request is then complete, and
  * the MPI library frees it in the wait or test that reports it, calling
  * grequest_free. A persistent request's entry lives until MPI_Request_free.
+ * MPI_Request_free of an active one does not wait: the xchg request is
+ * freed in flight (XCHG_Request_free detaches it; it completes under
+ * progress), a generalized request is completed so that the MPI library
+ * frees it, and the entry ends.
  */
 #include "requests.h"
 
@@ -32,10 +36,15 @@ typedef struct entry {
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static entry *table;
 static _Atomic int live;
+/* Nonzero after an xchg request was freed in flight (MPI_Request_free): it
+ * has no entry any more, but the completion functions must go on
+ * progressing xchg until nothing is outstanding (xchg_busy resets it). */
+static _Atomic int detached;
 
 static inline int none_live(void)
 {
-    return atomic_load_explicit(&live, memory_order_acquire) == 0;
+    return atomic_load_explicit(&live, memory_order_acquire) == 0 &&
+           atomic_load_explicit(&detached, memory_order_acquire) == 0;
 }
 
 /* The entry of `handle`, under table_lock; NULL if it is not ours. */
@@ -174,7 +183,10 @@ static int xchg_busy(void)
 {
     int pending = 0;
     if (none_live()) return 0;
+    int freed = atomic_load_explicit(&detached, memory_order_acquire);
     XCHG_Progress(&pending);
+    if (!pending && freed) /* the freed ones have completed */
+        atomic_compare_exchange_strong(&detached, &freed, 0);
     return pending;
 }
 
@@ -303,16 +315,25 @@ int xchg_ip_startall(int count, MPI_Request requests[])
 int xchg_ip_request_release(MPI_Request request)
 {
     if (none_live()) return MPI_SUCCESS;
-    int rc = drive_all(1, &request); /* an xchg exchange in flight completes first */
-    if (rc != MPI_SUCCESS) return rc;
+    int rc = MPI_SUCCESS, ours = 0, active = 0;
+    XCHG_Request xreq = XCHG_REQUEST_NULL;
     pthread_mutex_lock(&table_lock);
     entry *e = find(request);
-    if (e) { /* a persistent one: the xchg request goes with its handle */
-        rc = XCHG_Request_free(&e->xreq);
+    if (e) {
+        ours = 1;
+        xreq = e->xreq;
+        active = e->active;
+        if (!e->persistent) { /* in flight: MPI frees it once complete */
+            *e->result = MPI_SUCCESS;
+            rc = PMPI_Grequest_complete(e->handle);
+        }
         unlink_entry(e);
     }
     pthread_mutex_unlock(&table_lock);
-    return rc;
+    if (!ours) return MPI_SUCCESS;
+    if (active) atomic_fetch_add_explicit(&detached, 1, memory_order_release);
+    int rc2 = XCHG_Request_free(&xreq); /* in flight: completes later, under progress */
+    return rc != MPI_SUCCESS ? rc : rc2;
 }
 
 int xchg_ip_request_free(MPI_Request *request)
@@ -326,6 +347,11 @@ int xchg_ip_request_free(MPI_Request *request)
 int xchg_ip_requests_live(void)
 {
     return !none_live();
+}
+
+int xchg_ip_requests_busy(void)
+{
+    return xchg_busy();
 }
 
 int xchg_ip_requests_drive(int count, const MPI_Request requests[], int until_done,

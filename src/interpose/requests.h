@@ -30,10 +30,12 @@ int xchg_ip_request_nonblocking(XCHG_Request xreq, MPI_Request *handle);
 int xchg_ip_request_persistent(XCHG_Request xreq, MPI_Request *handle);
 
 /* For entry points whose MPI library reaches its own completion functions
- * by another way than the C MPI_Wait, ... (MPICH's mpi_f08 bindings call
- * PMPI_Wait; fortran.c wraps them): */
+ * by another way than the C MPI_Wait, ... (MPICH's mpi_f08 bindings and all of
+ * Open MPI's call PMPI_Wait; fortran_completion.c wraps them): */
 /* 1 while any xchg request exists (one atomic load). */
 int xchg_ip_requests_live(void);
+/* Advance every outstanding xchg call once; whether any is still in flight. */
+int xchg_ip_requests_busy(void);
 /* Advance the xchg requests among `requests`: each once (until_done 0;
  * *pending: how many are still in flight, may be NULL) or until all have
  * completed. Their handles then report completion to the MPI library. */
@@ -43,7 +45,9 @@ int xchg_ip_requests_drive(int count, const MPI_Request requests[], int until_do
  * else *ours = 0 and nothing happens. */
 int xchg_ip_start_ours(MPI_Request *request, int *ours);
 /* Before the MPI library frees `request`: if it stands for an xchg request,
- * complete and free that (the handle itself is the MPI library's to free). */
+ * free that, in flight if it is active (it completes later, progressed by
+ * every completion function and xchg call), and make a generalized handle
+ * complete (the handle itself is the MPI library's to free). */
 int xchg_ip_request_release(MPI_Request request);
 
 int xchg_ip_wait(MPI_Request *request, MPI_Status *status);

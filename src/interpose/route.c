@@ -102,6 +102,11 @@ void xchg_ip_account(xchg_ip_coll coll, MPI_Comm comm, int rc, double t0, double
     }
 }
 
+void xchg_ip_account_started(xchg_ip_coll coll, int rc, double t0, double t1, long long bytes)
+{
+    if (xchg_ip_stats_on()) xchg_ip_stats_routed(coll, rc, t1 - t0, bytes, "");
+}
+
 int xchg_ip_pair_nonblocking(int rc, XCHG_Request xreq, MPI_Request *request)
 {
     if (rc != MPI_SUCCESS) return rc;

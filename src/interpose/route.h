@@ -43,13 +43,6 @@ int xchg_ip_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                                 const int recvcounts[], const int rdispls[],
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
-#if MPI_VERSION >= 4
-int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
-                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                    const int recvcounts[], const int rdispls[],
-                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                    MPI_Request *request);
-#endif
 /* The nonblocking forms: to xchg (XCHG_Ialltoall, ...) under the blocking
  * form's rule, with an MPI request that stands for the xchg request
  * (requests.h); else to PMPI_Ialltoall, ... (route_requests.c). */
@@ -111,6 +104,13 @@ int xchg_ip_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, const int recvcounts[], const int displs[],
                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                             MPI_Request *request, xchg_ip_allgatherv_init_fn *mpi_init);
+/* MPI_Neighbor_alltoallv_init (MPI-4) and MPIX_Neighbor_alltoallv_init
+ * (Open MPI 4.1): distributed-graph communicators only, as the blocking form. */
+int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request, xchg_ip_counts_init_fn *mpi_init);
 
 /* Report the counts (if counting is on), then PMPI_Finalize. */
 int xchg_ip_finalize(void);

@@ -1,12 +1,13 @@
 /*
  * Route the nonblocking (MPI_Ialltoall, ..., MPI_Ineighbor_alltoallv) and
  * persistent (MPI_Alltoall_init or Open MPI's MPIX_Alltoall_init, ...,
- * MPI_Neighbor_alltoallv_init) forms: to xchg's XCHG_I... and XCHG_..._init
+ * MPI_Neighbor_alltoallv_init or MPIX_Neighbor_alltoallv_init) forms: to xchg's XCHG_I... and XCHG_..._init
  * under the same rule as the blocking form (route_shared.h), the xchg
  * request paired with a real MPI_Request (requests.h); else to the MPI
  * library unchanged. Counted under the form's own name (stats.h): a
- * nonblocking call when it starts (its time: the start), a persistent one
- * at init (its time: the init; bytes: what one start delivers).
+ * nonblocking call when it starts (its time: the start; no algorithm: its
+ * task selects it later), a persistent one at init (its time: the init;
+ * bytes: what one start delivers).
  */
 #include "route.h"
 
@@ -30,7 +31,7 @@ int xchg_ip_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             &xreq);
     rc = xchg_ip_pair_nonblocking(rc, xreq, request);
     if (xchg_ip_stats_on())
-        xchg_ip_account(XCHG_IP_IALLTOALL, comm, rc, t0, PMPI_Wtime(),
+        xchg_ip_account_started(XCHG_IP_IALLTOALL, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_uniform_bytes(comm, recvcount, recvtype) : 0);
     return rc;
 }
@@ -51,7 +52,7 @@ int xchg_ip_ialltoallv(const void *sendbuf, const int sendcounts[], const int sd
                              recvtype, comm, &xreq);
     rc = xchg_ip_pair_nonblocking(rc, xreq, request);
     if (xchg_ip_stats_on())
-        xchg_ip_account(XCHG_IP_IALLTOALLV, comm, rc, t0, PMPI_Wtime(),
+        xchg_ip_account_started(XCHG_IP_IALLTOALLV, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_counts_bytes(comm, recvcounts, recvtype) : 0);
     return rc;
 }
@@ -72,7 +73,7 @@ int xchg_ip_ialltoallw(const void *sendbuf, const int sendcounts[], const int sd
                              rdispls, recvtypes, comm, &xreq);
     rc = xchg_ip_pair_nonblocking(rc, xreq, request);
     if (xchg_ip_stats_on())
-        xchg_ip_account(XCHG_IP_IALLTOALLW, comm, rc, t0, PMPI_Wtime(),
+        xchg_ip_account_started(XCHG_IP_IALLTOALLW, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_alltoallw_bytes(comm, recvcounts, recvtypes)
                                           : 0);
     return rc;
@@ -92,7 +93,7 @@ int xchg_ip_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                              &xreq);
     rc = xchg_ip_pair_nonblocking(rc, xreq, request);
     if (xchg_ip_stats_on())
-        xchg_ip_account(XCHG_IP_IALLGATHER, comm, rc, t0, PMPI_Wtime(),
+        xchg_ip_account_started(XCHG_IP_IALLGATHER, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_uniform_bytes(comm, recvcount, recvtype) : 0);
     return rc;
 }
@@ -112,7 +113,7 @@ int xchg_ip_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                               recvtype, comm, &xreq);
     rc = xchg_ip_pair_nonblocking(rc, xreq, request);
     if (xchg_ip_stats_on())
-        xchg_ip_account(XCHG_IP_IALLGATHERV, comm, rc, t0, PMPI_Wtime(),
+        xchg_ip_account_started(XCHG_IP_IALLGATHERV, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_counts_bytes(comm, recvcounts, recvtype) : 0);
     return rc;
 }
@@ -133,7 +134,7 @@ int xchg_ip_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                                       recvcounts, rdispls, recvtype, comm, &xreq);
     rc = xchg_ip_pair_nonblocking(rc, xreq, request);
     if (xchg_ip_stats_on())
-        xchg_ip_account(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0, PMPI_Wtime(),
+        xchg_ip_account_started(XCHG_IP_NEIGHBOR_ALLTOALLV, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_neighbor_bytes(comm, recvcounts, recvtype)
                                           : 0);
     return rc;
@@ -250,17 +251,16 @@ int xchg_ip_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sen
     return rc;
 }
 
-#if MPI_VERSION >= 4
 int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                                     const int recvcounts[], const int rdispls[],
                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                    MPI_Request *request)
+                                    MPI_Request *request, xchg_ip_counts_init_fn *mpi_init)
 {
     if (!xchg_ip_routed_neighbor(comm)) {
         xchg_ip_passed(XCHG_IP_NEIGHBOR_ALLTOALLV);
-        return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                            recvcounts, rdispls, recvtype, comm, info, request);
+        return mpi_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, info, request);
     }
     double t0 = PMPI_Wtime();
     XCHG_Request xreq = XCHG_REQUEST_NULL;
@@ -271,4 +271,3 @@ int xchg_ip_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
         xchg_ip_account(XCHG_IP_NEIGHBOR_ALLTOALLV, comm, rc, t0, PMPI_Wtime(), 0);
     return rc;
 }
-#endif

@@ -35,6 +35,10 @@ long long xchg_ip_neighbor_bytes(MPI_Comm comm, const int recvcounts[], MPI_Data
 void xchg_ip_account(xchg_ip_coll coll, MPI_Comm comm, int rc, double t0, double t1,
                      long long bytes);
 
+/* The same for a nonblocking call at its start: its algorithm is not known
+ * yet (its task selects it) and asking for it would wait for the call. */
+void xchg_ip_account_started(xchg_ip_coll coll, int rc, double t0, double t1, long long bytes);
+
 /* Pair what XCHG_I... (rc, xreq) returned with a new MPI handle; returns the
  * call's result. A started request whose handle cannot be made is completed
  * first, so nothing stays in flight behind an error. */

@@ -10,7 +10,8 @@
  *     MPI_Waitall together with the program's own Isend/Irecv, MPI_Waitany,
  *     MPI_Testsome, MPI_Testall and MPI_Request_get_status, and two calls in
  *     flight at once;
- *   - MPI_Neighbor_alltoallv_init (MPI-4 libraries) started five times with
+ *   - MPI_Neighbor_alltoallv_init (MPI-4 libraries; Open MPI 4.1's
+ *     MPIX_Neighbor_alltoallv_init, its "pcollreq" extension) started five times with
  *     MPI_Start / MPI_Startall, completed by MPI_Wait / MPI_Test, freed;
  *   - a Cartesian communicator (passed to MPI by the drop-in) still right.
  * Rank 0 prints one PASS/FAIL line per check, the calls made ("calls ..."
@@ -18,6 +19,11 @@
  * "neighbor: N passed, N failed"; exits 1 if anything failed.
  */
 #include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> /* MPIX_Neighbor_alltoallv_init */
+#endif
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,6 +252,16 @@ static void nonblocking_checks(MPI_Comm comm, const lists *l)
 }
 
 #if MPI_VERSION >= 4
+#define HAVE_NEIGHBOR_INIT 1
+#define NEIGHBOR_ALLTOALLV_INIT MPI_Neighbor_alltoallv_init
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define HAVE_NEIGHBOR_INIT 1
+#define NEIGHBOR_ALLTOALLV_INIT MPIX_Neighbor_alltoallv_init
+#endif
+
+#ifdef HAVE_NEIGHBOR_INIT
+#define NAME_OF_(f) #f
+#define NAME_OF(f) NAME_OF_(f)
 static void persistent_checks(MPI_Comm comm, const lists *l)
 {
     pattern p;
@@ -254,8 +270,8 @@ static void persistent_checks(MPI_Comm comm, const lists *l)
     setup(&x, &p, comm, 0);
     MPI_Request req[2];
     routed_calls++;
-    MPI_Neighbor_alltoallv_init(x.send, p.scount, p.sdispl, MPI_DOUBLE, x.recv, p.rcount,
-                                p.rdispl, MPI_DOUBLE, comm, MPI_INFO_NULL, &req[0]);
+    NEIGHBOR_ALLTOALLV_INIT(x.send, p.scount, p.sdispl, MPI_DOUBLE, x.recv, p.rcount, p.rdispl,
+                            MPI_DOUBLE, comm, MPI_INFO_NULL, &req[0]);
     int ok = 1, flag;
     for (int start = 0; start < 5; start++) {
         for (int i = 0; i < p.stotal; i++) x.send[i] += 1.0; /* new data each start */
@@ -272,7 +288,7 @@ static void persistent_checks(MPI_Comm comm, const lists *l)
         ok &= matches(&x, &p) && req[0] != MPI_REQUEST_NULL;
     }
     MPI_Request_free(&req[0]);
-    check("MPI_Neighbor_alltoallv_init, 5 starts, new data each", ok && req[0] == MPI_REQUEST_NULL);
+    check(NAME_OF(NEIGHBOR_ALLTOALLV_INIT) ", 5 starts, new data each", ok && req[0] == MPI_REQUEST_NULL);
     release(&x);
     free_pattern(&p);
 }
@@ -306,7 +322,7 @@ int main(int argc, char **argv)
                                    MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
     blocking_checks(graph, &l);
     nonblocking_checks(graph, &l);
-#if MPI_VERSION >= 4
+#ifdef HAVE_NEIGHBOR_INIT
     persistent_checks(graph, &l);
 #endif
     cartesian_check();

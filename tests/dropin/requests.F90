@@ -1,23 +1,42 @@
 ! A Fortran MPI program that calls the nonblocking MPI_IALLTOALL,
-! MPI_IALLTOALLV, MPI_IALLGATHER (MPI_IN_PLACE) and MPI_IALLGATHERV and,
-! with -DXCHG_HAVE_INIT (an MPI-4 library), the persistent MPI_ALLTOALL_INIT
-! and MPI_ALLGATHERV_INIT, completed by MPI_WAITALL together with its own
-! MPI_ISEND/MPI_IRECV, MPI_WAIT, an MPI_TEST loop and MPI_STARTALL; persistent
-! requests freed with MPI_REQUEST_FREE. Every result is checked against the
+! MPI_IALLTOALLV, MPI_IALLTOALLW, MPI_IALLGATHER (MPI_IN_PLACE) and
+! MPI_IALLGATHERV and, with -DXCHG_HAVE_INIT (an MPI-4 library), the
+! persistent MPI_ALLTOALL_INIT and MPI_ALLGATHERV_INIT, or with
+! -DXCHG_HAVE_MPIX_INIT (Open MPI 4.1's extension) MPIX_ALLTOALL_INIT and
+! MPIX_ALLGATHERV_INIT, completed by MPI_WAITALL together with its own
+! MPI_ISEND/MPI_IRECV, MPI_WAIT, an MPI_TEST loop, MPI_TESTALL, MPI_WAITANY
+! and MPI_STARTALL; persistent requests freed with MPI_REQUEST_FREE. Every result is checked against the
 ! values it computes itself. It knows nothing of xchg. One source, three
 ! bindings: -DXCHG_USE_F08: use mpi_f08; -DXCHG_USE_MPI: use mpi; neither:
 ! mpif.h. Rank 0 prints one PASS/FAIL line per check, the calls it made per
 ! form ("calls alltoall=0 ialltoall=... alltoall_init=...") and
 ! "frequests: N passed, N failed".
+#if defined(XCHG_HAVE_MPIX_INIT)
+#define XCHG_HAVE_INIT
+#define XCHG_ALLTOALL_INIT MPIX_Alltoall_init
+#define XCHG_ALLGATHERV_INIT MPIX_Allgatherv_init
+#else
+#define XCHG_ALLTOALL_INIT MPI_Alltoall_init
+#define XCHG_ALLGATHERV_INIT MPI_Allgatherv_init
+#endif
 program requests
 #if defined(XCHG_USE_F08)
   use mpi_f08
+#if defined(XCHG_HAVE_MPIX_INIT)
+  use mpi_f08_ext
+#endif
 #elif defined(XCHG_USE_MPI)
   use mpi
+#if defined(XCHG_HAVE_MPIX_INIT)
+  use mpi_ext
+#endif
 #endif
   implicit none
 #if !defined(XCHG_USE_F08) && !defined(XCHG_USE_MPI)
   include 'mpif.h'
+#if defined(XCHG_HAVE_MPIX_INIT)
+  include 'mpif-ext.h'
+#endif
 #endif
 #if defined(XCHG_USE_F08)
   type(MPI_Comm) :: comm
@@ -28,14 +47,21 @@ program requests
 #endif
   integer, parameter :: n = 2
   integer :: rank, nprocs, ierr, p, i, off, total, start, left, right, ring_in, ring_out
-  integer :: npassed, nfailed, n_ia2a, n_ia2av, n_iag, n_iagv, n_a2a_init, n_agv_init
+  integer :: npassed, nfailed, n_ia2a, n_ia2av, n_ia2aw, n_iag, n_iagv, n_a2a_init, n_agv_init
+  integer :: idx, isize ! idx: MPI_Waitany
   logical :: ok, flag
+#if defined(XCHG_USE_F08)
+  type(MPI_Datatype), allocatable :: wt(:)
+#else
+  integer, allocatable :: wt(:)
+#endif
+  integer, allocatable :: wsd(:), wrd(:)
   integer, allocatable :: sbuf(:,:), rbuf(:,:), gbuf(:,:), vs(:), vr(:), gv(:)
   integer :: gs(3)
   integer, allocatable :: sc(:), sd(:), rc(:), rd(:), gc(:), gd(:)
 
   npassed = 0; nfailed = 0
-  n_ia2a = 0; n_ia2av = 0; n_iag = 0; n_iagv = 0; n_a2a_init = 0; n_agv_init = 0
+  n_ia2a = 0; n_ia2av = 0; n_ia2aw = 0; n_iag = 0; n_iagv = 0; n_a2a_init = 0; n_agv_init = 0
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
@@ -70,6 +96,12 @@ program requests
     off = off + gc(p) + 2
   end do
   allocate(gv(0:off))
+  ! alltoallw: the alltoallv layout, displacements in bytes
+  isize = storage_size(rank) / 8
+  allocate(wt(0:nprocs-1), wsd(0:nprocs-1), wrd(0:nprocs-1))
+  wt = MPI_INTEGER
+  wsd = sd * isize
+  wrd = rd * isize
 
   ! Four nonblocking collectives and the program's own ring in one MPI_WAITALL
   call fill(0)
@@ -111,14 +143,30 @@ program requests
   call check('nonblocking collectives by MPI_WAIT and an MPI_TEST loop', &
              ok .and. results(1) .and. req == MPI_REQUEST_NULL)
 
+  ! MPI_IALLTOALLW by an MPI_TESTALL loop, MPI_IALLTOALL by MPI_WAITANY
+  call fill(6)
+  call MPI_Ialltoallw(vs, sc, wsd, wt, vr, rc, wrd, wt, comm, reqs(1), ierr)
+  n_ia2aw = n_ia2aw + 1
+  call MPI_Ialltoall(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, comm, reqs(2), ierr)
+  n_ia2a = n_ia2a + 1
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Testall(1, reqs(1:1), flag, MPI_STATUSES_IGNORE, ierr)
+  end do
+  call MPI_Waitany(1, reqs(2:2), idx, MPI_STATUS_IGNORE, ierr)
+  ! idx is not checked: MPICH 4.0's mpi_f08 MPI_Waitany returns C's index (0)
+  ok = reqs(1) == MPI_REQUEST_NULL .and. reqs(2) == MPI_REQUEST_NULL
+  call check('MPI_IALLTOALLW by MPI_TESTALL, MPI_IALLTOALL by MPI_WAITANY', &
+             ok .and. a2a_ok(6) .and. a2av_ok(6))
+
 #if defined(XCHG_HAVE_INIT)
   ! Persistent: init once, three starts with new data, free
   call fill(2)
-  call MPI_Alltoall_init(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, comm, MPI_INFO_NULL, &
-                         reqs(1), ierr)
+  call XCHG_ALLTOALL_INIT(sbuf, n, MPI_INTEGER, rbuf, n, MPI_INTEGER, comm, MPI_INFO_NULL, &
+                          reqs(1), ierr)
   n_a2a_init = n_a2a_init + 1
-  call MPI_Allgatherv_init(gs, gc(rank), MPI_INTEGER, gv, gc, gd, MPI_INTEGER, &
-                           comm, MPI_INFO_NULL, reqs(2), ierr)
+  call XCHG_ALLGATHERV_INIT(gs, gc(rank), MPI_INTEGER, gv, gc, gd, MPI_INTEGER, &
+                            comm, MPI_INFO_NULL, reqs(2), ierr)
   n_agv_init = n_agv_init + 1
   ok = .true.
   do start = 3, 5
@@ -139,8 +187,9 @@ program requests
 #endif
 
   if (rank == 0) then
-    write(*, '(a,i0,a,i0,a,i0,a,i0,a,i0,a,i0)') 'calls alltoall=0 ialltoall=', n_ia2a, &
-        ' ialltoallv=', n_ia2av, ' iallgather=', n_iag, ' iallgatherv=', n_iagv, &
+    write(*, '(a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a,i0)') 'calls alltoall=0 ialltoall=', n_ia2a, &
+        ' ialltoallv=', n_ia2av, ' ialltoallw=', n_ia2aw, ' iallgather=', n_iag, &
+        ' iallgatherv=', n_iagv, &
         ' alltoall_init=', n_a2a_init, ' allgatherv_init=', n_agv_init
     write(*, '(a,i0,a,i0,a)') 'frequests: ', npassed, ' passed, ', nfailed, ' failed'
   end if
@@ -201,6 +250,20 @@ contains
       end do
     end do
   end function agv_ok
+
+  logical function a2av_ok(salt)
+    integer, intent(in) :: salt
+    integer :: k
+    a2av_ok = .true.
+    do p = 0, nprocs - 1
+      do i = 1, rc(p)
+        a2av_ok = a2av_ok .and. vr(rd(p) + i - 1) == val(p, rank, i, salt)
+      end do
+    end do
+    do k = 0, total
+      if (.not. any(rd <= k .and. k < rd + rc)) a2av_ok = a2av_ok .and. vr(k) == -9
+    end do
+  end function a2av_ok
 
   logical function results(salt)
     integer, intent(in) :: salt
