@@ -1,8 +1,9 @@
 /*
  * xchg-online: online selection (src/select/online.c) explores, ends, and
  * keeps the same winner on every rank; drops clear losers early (on agreed
- * times); switches when the winner's time
- * drifts; XCHG_ONLINE=0 leaves the model's choice; an invalid XCHG_ONLINE is
+ * times); keeps mpi unless another is faster by the margin, and checks a
+ * winner again when it takes longer than mpi did; switches when the
+ * winner's time drifts; XCHG_ONLINE=0 leaves the model's choice; an invalid XCHG_ONLINE is
  * an MPI error naming it; learned choices persist (XCHG_TUNING_OUT, read
  * back by XCHG_TUNING_FILE in a second run).
  *
@@ -375,6 +376,58 @@ static void drift(void)
     unsetenv("XCHG_TEST_ONLINE_CHECK");
 }
 
+/* mpi is the incumbent (online.c, MARGIN): a candidate 3% faster does not
+ * displace it, one 20% faster does; and a decided winner that later takes
+ * longer than mpi did (below the 50% drift) is checked again and gives way
+ * to mpi. On one rank as on many: the forced times are every rank's. */
+static void margin(void)
+{
+    static const struct {
+        const char *times;
+        int want_mpi;
+    } cases[] = {{"*:mpi=10,*=9.7", 1}, {"*:mpi=10,*=9.9", 1}, {"*:mpi=10,*=8", 0},
+                 {"*:mpi=10.4,*=10", 1}, {"*:mpi=10,*=10", 1}};
+    char what[256], name[NAME_LEN];
+    for (int c = 0; c < NCOLLS; c++)
+        for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
+            MPI_Comm comm;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
+            snprintf(what, sizeof what, "%s: margin, %s", colls[c], cases[k].times);
+            calls_of(comm, colls[c], 16, 30, what);
+            int decided, exploring;
+            unsigned long explored;
+            counts_of(comm, &decided, &exploring, &explored);
+            check(decided == 1 && exploring == 0, what, "decided");
+            used(comm, colls[c], what, name);
+            check((strcmp(name, "mpi") == 0) == cases[k].want_mpi,
+                  cases[k].want_mpi ? "within the margin: mpi stays" : "beyond the margin: not mpi",
+                  name);
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            CHECK_MPI(MPI_Comm_free(&comm));
+        }
+    /* the re-check: decided for another (8 us against mpi's 10), which then
+     * takes 11 us (under 1.5x its own 8: no drift), over mpi's 10 */
+    setenv("XCHG_TEST_ONLINE_CHECK", "16", 1);
+    for (int c = 0; c < NCOLLS; c++) {
+        MPI_Comm comm;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=10,*=8", 1);
+        snprintf(what, sizeof what, "%s: decided against mpi", colls[c]);
+        calls_of(comm, colls[c], 8, 30 + 3 * 16 + 10, what);
+        used(comm, colls[c], what, name);
+        check(name[0] && strcmp(name, "mpi") != 0, "decided for another before the re-check", name);
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=10,*=11", 1);
+        snprintf(what, sizeof what, "%s: the winner now slower than mpi was", colls[c]);
+        calls_of(comm, colls[c], 8, 3 * 16 + 40, what);
+        used(comm, colls[c], what, name);
+        check(strcmp(name, "mpi") == 0, "re-checked: back to mpi", name);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+    unsetenv("XCHG_TEST_ONLINE_CHECK");
+}
+
 /* XCHG_ONLINE=0: the model's choice, nothing explored. XCHG_ONLINE=bogus:
  * an error naming the variable, the receive buffer untouched. */
 static void switched_off(void)
@@ -454,6 +507,7 @@ int main(int argc, char **argv)
         fast_path();
         interleaved();
         drift();
+        margin();
         switched_off();
     } else {
         persistence(strcmp(phase, "read") == 0);
