@@ -76,7 +76,7 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
 
 /* The selection of `coll` was explicit (XCHG_Comm_set_algorithm, XCHG_<COLL>):
  * the fast path may serve it too when it is `mpi`. */
-void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll);
+void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll, int by_environment);
 /* ... or automatic without a signature of online selection (a tuning rule). */
 void xchg_online_note_automatic(xchg_context *ctx, xchg_coll coll);
 /* XCHG_Comm_set_algorithm changed `coll`'s selection: forget the fast path. */

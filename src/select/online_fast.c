@@ -44,7 +44,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/device.h"
 #include "../core/error.h"
+#include "../core/plan.h"
 #include "online.h"
 #include "online_state.h"
 #include "select.h"
@@ -58,9 +60,14 @@ static void note(xchg_context *ctx, xchg_coll coll, int ready)
     }
 }
 
-void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll)
+void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll, int by_environment)
 {
-    note(ctx, coll, FAST_EXPLICIT);
+    note(ctx, coll, by_environment ? FAST_EXPLICIT_ENV : FAST_EXPLICIT);
+}
+
+static int is_explicit(int sig)
+{
+    return sig == FAST_EXPLICIT || sig == FAST_EXPLICIT_ENV;
 }
 
 void xchg_online_note_automatic(xchg_context *ctx, xchg_coll coll)
@@ -84,6 +91,14 @@ static int agree_sampled(void)
     return !env || !*env || strcmp(env, "sampled") == 0;
 }
 
+/* XCHG_DEVICE=agree: the normal path agrees on device buffers at every
+ * call (device.h), so a choice other than `mpi` never goes the fast path. */
+static int device_agrees(void)
+{
+    const char *env = getenv("XCHG_DEVICE");
+    return env && strcmp(env, "agree") == 0;
+}
+
 /* allgatherv's inputs of selection (select.c's): the mean contribution and
  * the largest, in bytes. */
 static void allgatherv_sizes(const int *counts, int size, int64_t type_size, int64_t *mean,
@@ -99,6 +114,41 @@ static void allgatherv_sizes(const int *counts, int size, int64_t type_size, int
     *mean = total / (size > 0 ? size : 1);
 }
 
+/* Keep the normalized arguments of a call (not in place, host memory, no
+ * held types) for the next calls of the same shape: the per-peer arrays of
+ * both sides copied into f->kept. 0 when they cannot be kept. */
+static int keep_args(xchg_online_fast *f, const xchg_args *args)
+{
+    if (args->in_place || args->on_device || args->num_held || args->owned_copy ||
+        args->send.types || args->recv.types || !args->send.counts || !args->recv.counts)
+        return 0;
+    size_t p = (size_t)args->size;
+    size_t per_side = p * (2 * sizeof(int64_t) + sizeof(int));
+    size_t need = 2 * per_side + 8;
+    if (f->kept_size < need) {
+        char *mem = realloc(f->kept, need);
+        if (!mem) return 0;
+        f->kept = mem;
+        f->kept_size = need;
+    }
+    f->args = *args;
+    f->args.owned = f->args.owned_copy = NULL;
+    f->args.owned_types = NULL;
+    f->args.held_types = NULL;
+    f->args.sources = f->args.destinations = NULL;
+    f->args.send_gindex = f->args.recv_gindex = NULL;
+    char *mem = f->kept;
+    xchg_side *sides[2] = {&f->args.send, &f->args.recv};
+    const xchg_side *from[2] = {&args->send, &args->recv};
+    for (int k = 0; k < 2; k++) {
+        sides[k]->offsets = memcpy(mem, from[k]->offsets, p * sizeof(int64_t));
+        sides[k]->bytes = memcpy(mem + p * sizeof(int64_t), from[k]->bytes, p * sizeof(int64_t));
+        sides[k]->counts = memcpy(mem + 2 * p * sizeof(int64_t), from[k]->counts, p * sizeof(int));
+        mem += per_side;
+    }
+    return 1;
+}
+
 void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice)
 {
     xchg_online *o = ctx->online;
@@ -108,14 +158,21 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     int ready = o->fast_ready[coll];
     f->armed = 0;
     o->fast_ready[coll] = FAST_NONE;
-    if (ready == FAST_NONE || !is_mpi(choice)) return;
-    if (ready != FAST_EXPLICIT && xchg_coll_is_v(coll) && !agree_sampled()) return;
-    if ((coll == XCHG_ALLTOALLW && (args->in_place || args->size == 1)) ||
-        (coll == XCHG_ALLGATHERV && args->size == 1))
+    if (ready == FAST_NONE) return;
+    if (!is_explicit(ready) && xchg_coll_is_v(coll) && !agree_sampled()) return;
+    if (!is_mpi(choice)) { /* the kept arguments: alltoall, alltoallv, allgather */
+        if (ready == FAST_EXPLICIT_ENV || args->on_device || device_agrees() ||
+            (coll != XCHG_ALLTOALL && coll != XCHG_ALLTOALLV && coll != XCHG_ALLGATHER) ||
+            !keep_args(f, args))
+            return;
+    } else if ((coll == XCHG_ALLTOALLW && (args->in_place || args->size == 1)) ||
+               (coll == XCHG_ALLGATHERV && args->size == 1)) {
         return;
+    }
 #ifdef OPEN_MPI
     /* mpi.c sends these to MPI_Alltoallv (Open MPI 4.1's MPI_Alltoall bug) */
-    if (coll == XCHG_ALLTOALL && !args->in_place && args->send.type.type != args->recv.type.type)
+    if (is_mpi(choice) && coll == XCHG_ALLTOALL && !args->in_place &&
+        args->send.type.type != args->recv.type.type)
         return;
 #endif
     f->sig = ready;
@@ -141,11 +198,44 @@ static int still_decided(xchg_online *o, const xchg_online_fast *f)
     if (f->sig < 0) return 1; /* explicit, or a tuning rule */
     xchg_online_signature *s = &o->sig[f->sig];
     if (s->id != f->id || s->state != SIG_DECIDED || s->calls >= s->next_check ||
-        s->calls >= s->reexplore_at || !is_mpi(&s->cand[s->winner]))
+        s->calls >= s->reexplore_at || !xchg_choice_equal(&s->cand[s->winner], &f->choice))
         return 0;
     s->calls++;
     s->last_use = ++o->clock;
     return 1;
+}
+
+/* The first byte a side touches (device.c's first_byte), or NULL. */
+static const void *first_byte(const xchg_side *side, int blocks)
+{
+    for (int p = 0; p < blocks; p++)
+        if (side->bytes[p] > 0)
+            return side->buf + side->offsets[p] + side->type.true_lb;
+    return NULL;
+}
+
+/* A choice other than `mpi`: the kept arguments with this call's buffers,
+ * into *a, when both are host memory (a device buffer goes the normal path,
+ * which routes it to `mpi`: device.h). Local: the path arms only under
+ * XCHG_DEVICE=auto or off, where the normal path's check is local too. */
+static int kept_on_host(const xchg_online_fast *f, const void *sendbuf, void *recvbuf,
+                        xchg_args *a)
+{
+    xchg_memory send_kind, recv_kind;
+    *a = f->args;
+    a->send.buf = (char *)sendbuf;
+    a->recv.buf = recvbuf;
+    return xchg_device_memory(first_byte(&a->send, a->size), &send_kind) == MPI_SUCCESS &&
+           xchg_device_memory(first_byte(&a->recv, a->size), &recv_kind) == MPI_SUCCESS &&
+           send_kind == XCHG_MEMORY_HOST && recv_kind == XCHG_MEMORY_HOST;
+}
+
+/* Its plan (cached by choice) on those arguments. */
+static int run_kept(xchg_context *ctx, const xchg_online_fast *f, const xchg_args *a)
+{
+    xchg_plan *plan;
+    int rc = xchg_plan_get(ctx, &f->choice, &plan);
+    return rc == MPI_SUCCESS ? xchg_plan_execute(plan, a) : rc;
 }
 
 unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
@@ -155,11 +245,12 @@ unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
 
 static void account(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f)
 {
+    ctx->online->fast_calls[coll]++;
+    if (!is_mpi(&f->choice)) return; /* xchg_plan_execute accounted it */
     ctx->last[coll] = f->choice;
     ctx->has_last[coll] = 1;
     ctx->last_scratch_peak[coll] = 0;
     ctx->phases.count = 0; /* mpi reports no phases */
-    ctx->online->fast_calls[coll]++;
 }
 
 static int library_error(int rc, const char *call)
@@ -168,6 +259,21 @@ static int library_error(int rc, const char *call)
     int len = 0;
     MPI_Error_string(rc, text, &len);
     return xchg_error(rc, "%s (the MPI library's own collective, selected): %s", call, text);
+}
+
+/* alltoallv: the counts, displacements and datatypes of the kept arguments. */
+static int same_v_shape(const xchg_args *a, const int *sendcounts, const int *sdispls,
+                        MPI_Datatype sendtype, const int *recvcounts, const int *rdispls,
+                        MPI_Datatype recvtype)
+{
+    if (a->send.type.type != sendtype || a->recv.type.type != recvtype) return 0;
+    int64_t se = a->send.type.extent, re = a->recv.type.extent;
+    for (int p = 0; p < a->size; p++)
+        if (a->send.counts[p] != sendcounts[p] || a->recv.counts[p] != recvcounts[p] ||
+            a->send.offsets[p] != (int64_t)sdispls[p] * se ||
+            a->recv.offsets[p] != (int64_t)rdispls[p] * re)
+            return 0;
+    return 1;
 }
 
 int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *sendbuf,
@@ -182,8 +288,13 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         f->recvtype != recvtype || !recvbuf ||
         (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
         return 0;
+    xchg_args kept;
+    int is_kept = !is_mpi(&f->choice);
+    if (is_kept && !kept_on_host(f, sendbuf, recvbuf, &kept)) return 0;
     if (!still_decided(o, f)) return 0;
-    if (coll == XCHG_ALLTOALL) {
+    if (is_kept) {
+        *rc = run_kept(ctx, f, &kept);
+    } else if (coll == XCHG_ALLTOALL) {
         *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoall");
     } else {
@@ -206,15 +317,25 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!f->armed || f->in_place != in_place || !recvbuf || !recvcounts || !rdispls ||
         (!in_place && (!sendbuf || !sendcounts || !sdispls)))
         return 0;
-    if (f->sig != FAST_EXPLICIT) { /* automatic: only between agreements */
+    xchg_args kept;
+    int is_kept = !is_mpi(&f->choice);
+    if (is_kept && (!same_v_shape(&f->args, sendcounts, sdispls, sendtype, recvcounts, rdispls,
+                                  recvtype) ||
+                    !kept_on_host(f, sendbuf, recvbuf, &kept)))
+        return 0;
+    if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
         if (o->pending[XCHG_ALLTOALLV].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
         if (!still_decided(o, f)) return 0;
         m->calls++;
     }
-    *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype, ctx->comm);
-    if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
+    if (is_kept) {
+        *rc = run_kept(ctx, f, &kept);
+    } else {
+        *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                            recvtype, ctx->comm);
+        if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
+    }
     account(ctx, XCHG_ALLTOALLV, f);
     return 1;
 }
@@ -230,7 +351,7 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
     if (!f->armed || sendbuf == MPI_IN_PLACE || !sendbuf || !sendcounts || !sdispls ||
         !sendtypes || !recvbuf || !recvcounts || !rdispls || !recvtypes)
         return 0;
-    if (f->sig != FAST_EXPLICIT) { /* automatic: only between agreements */
+    if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLW];
         if (o->pending[XCHG_ALLTOALLW].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
         if (!still_decided(o, f)) return 0;
@@ -255,7 +376,7 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
         !recvcounts || !displs || recvcounts[ctx->rank] != f->recvcount ||
         (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
         return 0;
-    if (f->sig != FAST_EXPLICIT) { /* the sizes decide: the same inputs of selection */
+    if (!is_explicit(f->sig)) { /* the sizes decide: the same inputs of selection */
         xchg_select_input in = xchg_select_input_of(ctx, XCHG_ALLGATHERV, 0);
         allgatherv_sizes(recvcounts, ctx->size, f->recv_type_size, &in.bytes, &in.max_block_bytes);
         if (f->sig == FAST_AUTOMATIC) { /* a tuning rule: the same sizes */

@@ -53,8 +53,10 @@ typedef struct xchg_online_signature {
 } xchg_online_signature;
 
 /* What decided the last selection of a collective, for the fast path: a
- * decided signature (>= 0), or one of these. */
-enum { FAST_NONE = -1, FAST_EXPLICIT = -2, FAST_AUTOMATIC = -3 };
+ * decided signature (>= 0), or one of these: XCHG_Comm_set_algorithm,
+ * XCHG_<COLL> (the environment: the fast path serves only its `mpi`), a
+ * tuning or the fixed rule. */
+enum { FAST_NONE = -1, FAST_EXPLICIT = -2, FAST_AUTOMATIC = -3, FAST_EXPLICIT_ENV = -4 };
 
 /* The fast path's memory of one collective: the last call's arguments that
  * went to `mpi`, and what decided it (fast_ready's value). */
@@ -67,6 +69,12 @@ typedef struct xchg_online_fast {
     int64_t recv_type_size;             /* allgatherv: of recvtype */
     int64_t bytes, max_block_bytes;     /* allgatherv: the exact inputs of selection */
     xchg_choice choice;
+    /* a choice other than `mpi` (alltoall, alltoallv, allgather, not in
+     * place): the arming call's normalized arguments, their per-peer arrays
+     * in `kept` (both sides), reused with the next call's buffers */
+    xchg_args args;
+    char *kept;
+    size_t kept_size;
 } xchg_online_fast;
 
 /* alltoallv, alltoallw: a measured time that the collective's next call

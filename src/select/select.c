@@ -367,7 +367,8 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
 {
     const char *source;
     int rc = explicit_choice(ctx, args->coll, out, &source);
-    if (rc == MPI_SUCCESS && source && !persistent) xchg_online_note_explicit(ctx, args->coll);
+    if (rc == MPI_SUCCESS && source && !persistent)
+        xchg_online_note_explicit(ctx, args->coll, !ctx->has_override[args->coll]);
     if (rc != MPI_SUCCESS || source) return rc;
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {
         int decided;
