@@ -1,5 +1,5 @@
 /*
- * The fast path of blocking calls decided for `mpi` (online.h).
+ * The fast path of blocking calls whose choice is decided (online.h).
  *
  * The normal path of a call costs, around the MPI library's collective, the
  * normalization of its arguments into per-peer arrays (allocated and freed),
@@ -23,9 +23,22 @@
  *     signature and no tuning rule for them, or for a tuning rule's `mpi`
  *     the same exact sizes; not on one rank (MPICH's one-rank
  *     MPI_Allgatherv: src/coll/allgatherv/mpi.c).
- * An automatic decision also needs the signature still decided for `mpi` and
- * no drift sample or re-exploration due at this call (those go the normal
- * path, which times them).
+ * An automatic decision also needs the signature still decided for the
+ * same choice and no drift sample or re-exploration due at this call (those
+ * go the normal path, which times them).
+ *
+ * A choice other than `mpi` (a decided signature of online selection, or
+ * XCHG_Comm_set_algorithm's; not XCHG_<COLL>'s, not a tuning rule's) takes
+ * the fast path too for alltoall, alltoallv and allgather, not in place, of
+ * predefined datatypes: the call that armed it keeps its normalized
+ * arguments (per-peer counts, offsets, bytes; one allocation per collective
+ * and context, reused), and a next call with the same counts, datatypes and
+ * (alltoallv) displacements runs the cached plan on them with its own
+ * buffers: no normalization, allocation, environment, selection or
+ * agreement (alltoallv's sampled agreements still go the normal path). Its
+ * buffers are still checked for device memory (a device buffer goes the
+ * normal path, which routes it to `mpi`: device.h); under
+ * XCHG_DEVICE=agree, whose check is an agreement, it is never armed.
  *
  * Checks the fast path still makes itself: non-NULL buffers (and count and
  * displacement arrays); everything else (negative counts, invalid
@@ -117,10 +130,20 @@ static void allgatherv_sizes(const int *counts, int size, int64_t type_size, int
 /* Keep the normalized arguments of a call (not in place, host memory, no
  * held types) for the next calls of the same shape: the per-peer arrays of
  * both sides copied into f->kept. 0 when they cannot be kept. */
+static int predefined(MPI_Datatype type)
+{
+    int ints, addrs, types, combiner;
+    return MPI_Type_get_envelope(type, &ints, &addrs, &types, &combiner) == MPI_SUCCESS &&
+           combiner == MPI_COMBINER_NAMED;
+}
+
 static int keep_args(xchg_online_fast *f, const xchg_args *args)
 {
+    /* predefined datatypes only: the kept description (extent, bounds) of a
+     * derived type would outlive a handle freed and reused for another */
     if (args->in_place || args->on_device || args->num_held || args->owned_copy ||
-        args->send.types || args->recv.types || !args->send.counts || !args->recv.counts)
+        args->send.types || args->recv.types || !args->send.counts || !args->recv.counts ||
+        !predefined(args->send.type.type) || !predefined(args->recv.type.type))
         return 0;
     size_t p = (size_t)args->size;
     size_t per_side = p * (2 * sizeof(int64_t) + sizeof(int));
@@ -177,6 +200,7 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
 #endif
     f->sig = ready;
     f->id = ready >= 0 ? o->sig[ready].id : 0;
+    f->winner = ready >= 0 ? o->sig[ready].winner : -1; /* what the call ran */
     f->in_place = args->in_place;
     f->sendcount = args->send.counts ? args->send.counts[0] : 0;
     f->recvcount = args->recv.counts ? args->recv.counts[0] : 0;
@@ -189,6 +213,7 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
                          &f->max_block_bytes);
     }
     f->choice = *choice;
+    f->is_mpi = is_mpi(choice);
     f->armed = 1;
 }
 
@@ -198,7 +223,7 @@ static int still_decided(xchg_online *o, const xchg_online_fast *f)
     if (f->sig < 0) return 1; /* explicit, or a tuning rule */
     xchg_online_signature *s = &o->sig[f->sig];
     if (s->id != f->id || s->state != SIG_DECIDED || s->calls >= s->next_check ||
-        s->calls >= s->reexplore_at || !xchg_choice_equal(&s->cand[s->winner], &f->choice))
+        s->calls >= s->reexplore_at || s->winner != f->winner)
         return 0;
     s->calls++;
     s->last_use = ++o->clock;
@@ -214,15 +239,15 @@ static const void *first_byte(const xchg_side *side, int blocks)
     return NULL;
 }
 
-/* A choice other than `mpi`: the kept arguments with this call's buffers,
- * into *a, when both are host memory (a device buffer goes the normal path,
- * which routes it to `mpi`: device.h). Local: the path arms only under
+/* A choice other than `mpi`: the kept arguments take this call's buffers
+ * (f is this communicator's: MPI runs no two of its collectives at once),
+ * when both are host memory (a device buffer goes the normal path, which
+ * routes it to `mpi`: device.h). Local: the path arms only under
  * XCHG_DEVICE=auto or off, where the normal path's check is local too. */
-static int kept_on_host(const xchg_online_fast *f, const void *sendbuf, void *recvbuf,
-                        xchg_args *a)
+static int kept_on_host(xchg_online_fast *f, const void *sendbuf, void *recvbuf)
 {
     xchg_memory send_kind, recv_kind;
-    *a = f->args;
+    xchg_args *a = &f->args;
     a->send.buf = (char *)sendbuf;
     a->recv.buf = recvbuf;
     return xchg_device_memory(first_byte(&a->send, a->size), &send_kind) == MPI_SUCCESS &&
@@ -231,11 +256,11 @@ static int kept_on_host(const xchg_online_fast *f, const void *sendbuf, void *re
 }
 
 /* Its plan (cached by choice) on those arguments. */
-static int run_kept(xchg_context *ctx, const xchg_online_fast *f, const xchg_args *a)
+static int run_kept(xchg_context *ctx, const xchg_online_fast *f)
 {
     xchg_plan *plan;
     int rc = xchg_plan_get(ctx, &f->choice, &plan);
-    return rc == MPI_SUCCESS ? xchg_plan_execute(plan, a) : rc;
+    return rc == MPI_SUCCESS ? xchg_plan_execute(plan, &f->args) : rc;
 }
 
 unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
@@ -243,14 +268,17 @@ unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
     return ctx->online ? ctx->online->fast_calls[coll] : 0;
 }
 
-static void account(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f)
+static void account(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f)
 {
     ctx->online->fast_calls[coll]++;
-    if (!is_mpi(&f->choice)) return; /* xchg_plan_execute accounted it */
+    if (!f->is_mpi) return; /* xchg_plan_execute accounted it */
+    ctx->phases.count = 0;  /* mpi reports no phases */
+    if (ctx->has_last[coll] && ctx->last[coll].algo == f->choice.algo &&
+        !ctx->last_scratch_peak[coll])
+        return; /* said so already (`mpi` has no parameters) */
     ctx->last[coll] = f->choice;
     ctx->has_last[coll] = 1;
     ctx->last_scratch_peak[coll] = 0;
-    ctx->phases.count = 0; /* mpi reports no phases */
 }
 
 static int library_error(int rc, const char *call)
@@ -288,12 +316,11 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         f->recvtype != recvtype || !recvbuf ||
         (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
         return 0;
-    xchg_args kept;
-    int is_kept = !is_mpi(&f->choice);
-    if (is_kept && !kept_on_host(f, sendbuf, recvbuf, &kept)) return 0;
+    int is_kept = !f->is_mpi;
+    if (is_kept && !kept_on_host(f, sendbuf, recvbuf)) return 0;
     if (!still_decided(o, f)) return 0;
     if (is_kept) {
-        *rc = run_kept(ctx, f, &kept);
+        *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
         *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoall");
@@ -317,11 +344,10 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!f->armed || f->in_place != in_place || !recvbuf || !recvcounts || !rdispls ||
         (!in_place && (!sendbuf || !sendcounts || !sdispls)))
         return 0;
-    xchg_args kept;
-    int is_kept = !is_mpi(&f->choice);
+    int is_kept = !f->is_mpi;
     if (is_kept && (!same_v_shape(&f->args, sendcounts, sdispls, sendtype, recvcounts, rdispls,
                                   recvtype) ||
-                    !kept_on_host(f, sendbuf, recvbuf, &kept)))
+                    !kept_on_host(f, sendbuf, recvbuf)))
         return 0;
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
@@ -330,7 +356,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
         m->calls++;
     }
     if (is_kept) {
-        *rc = run_kept(ctx, f, &kept);
+        *rc = run_kept(ctx, f);
     } else {
         *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                             recvtype, ctx->comm);

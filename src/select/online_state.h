@@ -69,6 +69,8 @@ typedef struct xchg_online_fast {
     int64_t recv_type_size;             /* allgatherv: of recvtype */
     int64_t bytes, max_block_bytes;     /* allgatherv: the exact inputs of selection */
     xchg_choice choice;
+    int is_mpi;                         /* choice is `mpi` */
+    int winner;                         /* sig >= 0: choice is its candidate `winner` */
     /* a choice other than `mpi` (alltoall, alltoallv, allgather, not in
      * place): the arming call's normalized arguments, their per-peer arrays
      * in `kept` (both sides), reused with the next call's buffers */

@@ -6,7 +6,9 @@
  * environment says), in measured_loop, which callgrind alone counts
  * (--toggle-collect=measured_loop). Blocks of 64 B; alltoallv's counts
  * uniform.
- *   usage: mpirun -n P path-instr COLL pmpi|xchg [N] [WARM]
+ * With SET, XCHG_Comm_set_algorithm(MPI_COMM_WORLD, COLL, SET) first (as
+ * xchg-bench selects its rows).
+ *   usage: mpirun -n P path-instr COLL pmpi|xchg [N] [WARM] [SET]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -43,7 +45,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     if (argc < 3) {
-        fprintf(stderr, "usage: path-instr COLL pmpi|xchg [N] [WARM]\n");
+        fprintf(stderr, "usage: path-instr COLL pmpi|xchg [N] [WARM] [SET]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const char *coll = argv[1];
@@ -52,7 +54,7 @@ int main(int argc, char **argv)
     s = calloc((size_t)P, BYTES), r = calloc((size_t)P, BYTES);
     cnt = malloc((size_t)P * sizeof *cnt), dis = malloc((size_t)P * sizeof *dis);
     for (int i = 0; i < P; i++) cnt[i] = BYTES, dis[i] = i * BYTES;
-    int rc = MPI_SUCCESS;
+    int rc = argc > 5 ? XCHG_Comm_set_algorithm(MPI_COMM_WORLD, coll, argv[5]) : MPI_SUCCESS;
     for (int i = 0; i < warm && rc == MPI_SUCCESS; i++) rc = one(coll, 0);
     if (rc == MPI_SUCCESS) rc = measured_loop(coll, pmpi, n);
     char used[256] = "";
