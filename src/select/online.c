@@ -488,6 +488,15 @@ static int measured(xchg_context *ctx, xchg_coll coll, double seconds)
     return MPI_SUCCESS;
 }
 
+int xchg_online_sample(xchg_context *ctx, xchg_coll coll, int sig, int cand, double seconds)
+{
+    xchg_online *o = ctx->online;
+    o->measuring_sig = sig;
+    o->measuring_id = o->sig[sig].id;
+    o->measuring_cand = cand;
+    return measured(ctx, coll, seconds);
+}
+
 int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
                        double start)
 {

@@ -24,8 +24,11 @@
  *     the same exact sizes; not on one rank (MPICH's one-rank
  *     MPI_Allgatherv: src/coll/allgatherv/mpi.c).
  * An automatic decision also needs the signature still decided for the
- * same choice and no drift sample or re-exploration due at this call (those
- * go the normal path, which times them).
+ * same choice and no re-exploration due at this call (that goes the normal
+ * path); a call due for a drift sample of the winner is timed here and its
+ * time given to online selection as the normal path would (agreed at once,
+ * or for alltoallv and alltoallw by the next call, which goes the normal
+ * path to agree).
  *
  * A choice other than `mpi` (a decided signature of online selection, or
  * XCHG_Comm_set_algorithm's; not XCHG_<COLL>'s, not a tuning rule's) takes
@@ -217,17 +220,32 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     f->armed = 1;
 }
 
-/* The decided signature behind f still holds for this call: count it. */
-static int still_decided(xchg_online *o, const xchg_online_fast *f)
+/* The decided signature behind f still holds for this call: count it.
+ * *timed = 1 when the call is the signature's drift sample (the fast path
+ * times it: xchg_online_sample; xchg_online_choose's schedule). */
+static int still_decided(xchg_online *o, const xchg_online_fast *f, int *timed)
 {
+    *timed = 0;
     if (f->sig < 0) return 1; /* explicit, or a tuning rule */
     xchg_online_signature *s = &o->sig[f->sig];
-    if (s->id != f->id || s->state != SIG_DECIDED || s->calls >= s->next_check ||
-        s->calls >= s->reexplore_at || s->winner != f->winner)
+    if (s->id != f->id || s->state != SIG_DECIDED || s->calls >= s->reexplore_at ||
+        s->winner != f->winner)
         return 0;
+    if (s->calls >= s->next_check) {
+        *timed = 1;
+        s->next_check = s->calls + s->check_every;
+    }
     s->calls++;
     s->last_use = ++o->clock;
     return 1;
+}
+
+/* After a timed call that succeeded: its time to online selection. */
+static int sampled(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f, int rc,
+                   double start)
+{
+    if (rc != MPI_SUCCESS) return rc;
+    return xchg_online_sample(ctx, coll, f->sig, f->winner, MPI_Wtime() - start);
 }
 
 /* The first byte a side touches (device.c's first_byte), or NULL. */
@@ -318,7 +336,9 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         return 0;
     int is_kept = !f->is_mpi;
     if (is_kept && !kept_on_host(f, sendbuf, recvbuf)) return 0;
-    if (!still_decided(o, f)) return 0;
+    int timed;
+    if (!still_decided(o, f, &timed)) return 0;
+    double start = timed ? MPI_Wtime() : 0;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
@@ -329,6 +349,7 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgather");
     }
     account(ctx, coll, f);
+    if (timed) *rc = sampled(ctx, coll, f, *rc, start);
     return 1;
 }
 
@@ -344,7 +365,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!f->armed || f->in_place != in_place || !recvbuf || !recvcounts || !rdispls ||
         (!in_place && (!sendbuf || !sendcounts || !sdispls)))
         return 0;
-    int is_kept = !f->is_mpi;
+    int is_kept = !f->is_mpi, timed = 0;
     if (is_kept && (!same_v_shape(&f->args, sendcounts, sdispls, sendtype, recvcounts, rdispls,
                                   recvtype) ||
                     !kept_on_host(f, sendbuf, recvbuf)))
@@ -352,9 +373,10 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
         if (o->pending[XCHG_ALLTOALLV].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!still_decided(o, f)) return 0;
+        if (!still_decided(o, f, &timed)) return 0;
         m->calls++;
     }
+    double start = timed ? MPI_Wtime() : 0;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else {
@@ -363,6 +385,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
     }
     account(ctx, XCHG_ALLTOALLV, f);
+    if (timed) *rc = sampled(ctx, XCHG_ALLTOALLV, f, *rc, start); /* the next call agrees it */
     return 1;
 }
 
@@ -374,19 +397,22 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
     xchg_online *o = ctx->online;
     if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
     xchg_online_fast *f = &o->fast[XCHG_ALLTOALLW];
+    int timed = 0;
     if (!f->armed || sendbuf == MPI_IN_PLACE || !sendbuf || !sendcounts || !sdispls ||
         !sendtypes || !recvbuf || !recvcounts || !rdispls || !recvtypes)
         return 0;
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLW];
         if (o->pending[XCHG_ALLTOALLW].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!still_decided(o, f)) return 0;
+        if (!still_decided(o, f, &timed)) return 0;
         m->calls++;
     }
+    double start = timed ? MPI_Wtime() : 0;
     *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallw");
     account(ctx, XCHG_ALLTOALLW, f);
+    if (timed) *rc = sampled(ctx, XCHG_ALLTOALLW, f, *rc, start);
     return 1;
 }
 
@@ -397,7 +423,7 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
     xchg_online *o = ctx->online;
     if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
     xchg_online_fast *f = &o->fast[XCHG_ALLGATHERV];
-    int in_place = sendbuf == MPI_IN_PLACE;
+    int in_place = sendbuf == MPI_IN_PLACE, timed = 0;
     if (!f->armed || f->in_place != in_place || f->recvtype != recvtype || !recvbuf ||
         !recvcounts || !displs || recvcounts[ctx->rank] != f->recvcount ||
         (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
@@ -415,11 +441,13 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
                 xchg_tuning_lookup(&in, &tuned) != MPI_SUCCESS || tuned)
                 return 0;
         }
-        if (!still_decided(o, f)) return 0;
+        if (!still_decided(o, f, &timed)) return 0;
     }
+    double start = timed ? MPI_Wtime() : 0;
     *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgatherv");
     account(ctx, XCHG_ALLGATHERV, f);
+    if (timed) *rc = sampled(ctx, XCHG_ALLGATHERV, f, *rc, start);
     return 1;
 }

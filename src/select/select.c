@@ -284,10 +284,8 @@ static int agree_mode_of_env(agree_mode *mode)
  * 0 and the powers of 4 up to 256, then the multiples of 1024. */
 int xchg_select_sampled_agrees_at(unsigned long n)
 {
-    if (n == 0 || n % 1024 == 0) return 1;
-    for (unsigned long p = 1; p <= 256; p *= 4)
-        if (n == p) return 1;
-    return 0;
+    /* 0x155: the bits of 1, 4, 16, 64 and 256 (a power of two there) */
+    return n % 1024 == 0 || (n <= 256 && (n & (n - 1)) == 0 && (n & 0x155));
 }
 
 /* alltoallv, alltoallw: the busiest rank's mean block, the largest block
