@@ -1,8 +1,9 @@
 /*
  * xchg-online: online selection (src/select/online.c) explores, ends, and
  * keeps the same winner on every rank; drops clear losers early (on agreed
- * times); switches when the winner's time
- * drifts; XCHG_ONLINE=0 leaves the model's choice; an invalid XCHG_ONLINE is
+ * times); keeps mpi unless another is faster by the margin, and checks a
+ * winner again when it takes longer than mpi did; switches when the
+ * winner's time drifts; XCHG_ONLINE=0 leaves the model's choice; an invalid XCHG_ONLINE is
  * an MPI error naming it; learned choices persist (XCHG_TUNING_OUT, read
  * back by XCHG_TUNING_FILE in a second run).
  *
@@ -282,39 +283,48 @@ static void early_drops(void)
 /* A signature decided for mpi: the next calls of the same shape go the fast
  * path straight to the library (online_fast.c), checked against PMPI like
  * every call; one of another size goes the normal path. Not alltoallw and
- * allgatherv on one rank (their `mpi` works around MPI bugs there). */
+ * allgatherv on one rank (their `mpi` works around MPI bugs there). Decided
+ * for another algorithm (or chosen by XCHG_Comm_set_algorithm): alltoall,
+ * alltoallv and allgather take the fast path on the kept arguments, with
+ * every call's new buffers; alltoallv with other counts goes the normal
+ * path; alltoallw and allgatherv never take it. */
 static void fast_path(void)
 {
     char what[256], detail[160];
     int P;
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
-    for (int c = 0; c < NCOLLS; c++) {
-        MPI_Comm comm;
-        xchg_context *ctx;
-        xchg_coll coll;
-        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
-        CHECK_MPI(xchg_context_get(comm, &ctx));
-        CHECK_MPI(xchg_coll_from_name(colls[c], &coll));
-        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1,*=20", 1);
-        snprintf(what, sizeof what, "%s: decided for mpi, then the fast path", colls[c]);
-        calls_of(comm, colls[c], 16, 30, what);
-        unsigned long before = xchg_online_fast_calls(ctx, coll);
-        calls_of(comm, colls[c], 16, 20, what);
-        unsigned long fast = xchg_online_fast_calls(ctx, coll) - before;
-        int want = P > 1 || c < 3;
-        snprintf(detail, sizeof detail, "%lu of 20 calls took the fast path", fast);
-        check(want ? fast >= 10 : fast == 0, what, detail);
-        if (c == 0 || c == 2 || c == 4) { /* the sizes are in every call */
-            before = xchg_online_fast_calls(ctx, coll);
-            snprintf(what, sizeof what, "%s: another size goes the normal path", colls[c]);
-            calls_of(comm, colls[c], 100, 1, what);
-            fast = xchg_online_fast_calls(ctx, coll) - before;
-            snprintf(detail, sizeof detail, "%lu calls took the fast path", fast);
-            check(fast == 0, what, detail);
+    for (int kind = 0; kind < 3; kind++) /* mpi decided, another decided, another set */
+        for (int c = 0; c < NCOLLS; c++) {
+            MPI_Comm comm;
+            xchg_context *ctx;
+            xchg_coll coll;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            CHECK_MPI(xchg_context_get(comm, &ctx));
+            CHECK_MPI(xchg_coll_from_name(colls[c], &coll));
+            if (kind < 2) setenv("XCHG_TEST_ONLINE_TIMES", kind ? "*:mpi=20,*=1" : "*:mpi=1,*=20", 1);
+            else CHECK_MPI(XCHG_Comm_set_algorithm(comm, colls[c],
+                                                   c == 2 || c == 4 ? "ring" : "pairwise"));
+            snprintf(what, sizeof what, "%s: %s, then the fast path", colls[c],
+                     kind == 0 ? "decided for mpi" : kind == 1 ? "decided for another" : "set");
+            calls_of(comm, colls[c], 16, 30, what);
+            unsigned long before = xchg_online_fast_calls(ctx, coll);
+            calls_of(comm, colls[c], 16, 20, what);
+            unsigned long fast = xchg_online_fast_calls(ctx, coll) - before;
+            int want = kind == 0 ? P > 1 || c < 3 : c < 3;
+            snprintf(detail, sizeof detail, "%lu of 20 calls took the fast path", fast);
+            check(want ? fast >= 10 : fast == 0, what, detail);
+            /* another shape (alltoallv's counts: all 0 on one rank, whatever `count`) */
+            if (c == 0 || c == 2 || c == 4 || (kind > 0 && c == 1 && P > 1)) {
+                before = xchg_online_fast_calls(ctx, coll);
+                snprintf(what, sizeof what, "%s: another shape goes the normal path", colls[c]);
+                calls_of(comm, colls[c], c == 1 ? 15 : 100, 1, what);
+                fast = xchg_online_fast_calls(ctx, coll) - before;
+                snprintf(detail, sizeof detail, "%lu calls took the fast path", fast);
+                check(fast == 0, what, detail);
+            }
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            CHECK_MPI(MPI_Comm_free(&comm));
         }
-        unsetenv("XCHG_TEST_ONLINE_TIMES");
-        CHECK_MPI(MPI_Comm_free(&comm));
-    }
 }
 
 /* alltoallv and alltoallw interleaved on one communicator: each carries its
@@ -369,6 +379,58 @@ static void drift(void)
         calls_of(comm, colls[c], 8, 3 * 16 + 40, what);
         used(comm, colls[c], what, name);
         check(name[0] && strcmp(name, "mpi") != 0, "switched away from mpi after its drift", name);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+    unsetenv("XCHG_TEST_ONLINE_CHECK");
+}
+
+/* mpi is the incumbent (online.c, MARGIN): a candidate 3% faster does not
+ * displace it, one 20% faster does; and a decided winner that later takes
+ * longer than mpi did (below the 50% drift) is checked again and gives way
+ * to mpi. On one rank as on many: the forced times are every rank's. */
+static void margin(void)
+{
+    static const struct {
+        const char *times;
+        int want_mpi;
+    } cases[] = {{"*:mpi=10,*=9.7", 1}, {"*:mpi=10,*=9.9", 1}, {"*:mpi=10,*=8", 0},
+                 {"*:mpi=10.4,*=10", 1}, {"*:mpi=10,*=10", 1}};
+    char what[256], name[NAME_LEN];
+    for (int c = 0; c < NCOLLS; c++)
+        for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
+            MPI_Comm comm;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
+            snprintf(what, sizeof what, "%s: margin, %s", colls[c], cases[k].times);
+            calls_of(comm, colls[c], 16, 30, what);
+            int decided, exploring;
+            unsigned long explored;
+            counts_of(comm, &decided, &exploring, &explored);
+            check(decided == 1 && exploring == 0, what, "decided");
+            used(comm, colls[c], what, name);
+            check((strcmp(name, "mpi") == 0) == cases[k].want_mpi,
+                  cases[k].want_mpi ? "within the margin: mpi stays" : "beyond the margin: not mpi",
+                  name);
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            CHECK_MPI(MPI_Comm_free(&comm));
+        }
+    /* the re-check: decided for another (8 us against mpi's 10), which then
+     * takes 11 us (under 1.5x its own 8: no drift), over mpi's 10 */
+    setenv("XCHG_TEST_ONLINE_CHECK", "16", 1);
+    for (int c = 0; c < NCOLLS; c++) {
+        MPI_Comm comm;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=10,*=8", 1);
+        snprintf(what, sizeof what, "%s: decided against mpi", colls[c]);
+        calls_of(comm, colls[c], 8, 30 + 3 * 16 + 10, what);
+        used(comm, colls[c], what, name);
+        check(name[0] && strcmp(name, "mpi") != 0, "decided for another before the re-check", name);
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=10,*=11", 1);
+        snprintf(what, sizeof what, "%s: the winner now slower than mpi was", colls[c]);
+        calls_of(comm, colls[c], 8, 3 * 16 + 40, what);
+        used(comm, colls[c], what, name);
+        check(strcmp(name, "mpi") == 0, "re-checked: back to mpi", name);
         unsetenv("XCHG_TEST_ONLINE_TIMES");
         CHECK_MPI(MPI_Comm_free(&comm));
     }
@@ -454,6 +516,7 @@ int main(int argc, char **argv)
         fast_path();
         interleaved();
         drift();
+        margin();
         switched_off();
     } else {
         persistence(strcmp(phase, "read") == 0);

@@ -311,13 +311,16 @@ step_online() {
 # with cmake --build "$build" --target T), mpirun_for NP (the binding
 # chosen), $ncores, $OUT (at most 2 more files come back: 8 in all).
 # 3. XCHG_DEVICE_EXTRA="path overlap": issue 25's measurements, the call
-# path's cost before and after tasks at 4 ranks (docs/results/overlap/
-# path-overhead.sh; the tree after is this working tree) and overlap at 16
+# path's cost at 4 ranks, 64 B (docs/results/overlap/path-overhead.sh: MPI's
+# own, `mpi`, `auto` and auto's choice; the tree after is this working tree,
+# the tree before XCHG_DEVICE_PATH_BEFORE=06ffeff, the commit before the
+# path's trimming; without a git repository there, after only) and overlap at 16
 # ranks (run-real.sh); their CSV and table come back.
 step_extra() {
     local rc=0 tag=device16
     case " ${XCHG_DEVICE_EXTRA:-} " in *" path "*)
         timeout -k 5 300 env NP=4 AFTER=. TAG=$tag LAUNCH="mpirun.openmpi --bind-to core" \
+            BEFORE="${XCHG_DEVICE_PATH_BEFORE:-06ffeff}" \
             CMAKE_EXTRA="-DXCHG_WITH_JANSSON=OFF -DXCHG_WITH_HWLOC=OFF" \
             bash docs/results/overlap/path-overhead.sh || rc=$?
         cp docs/results/overlap/path-$tag-4.csv docs/results/overlap/path-$tag-4.md "$OUT"/ ;;

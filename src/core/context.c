@@ -29,6 +29,18 @@ static int finalizing; /* at_finalize runs: contexts go whatever holds them */
 static MPI_Comm self_comm = MPI_COMM_NULL; /* xchg_self_comm */
 static atomic_int keyvals_ready; /* the keyvals exist: a call need not take the lock */
 
+/* The context a thread found last, so that a program calling on one
+ * communicator again skips the attribute lookup (MPI_Comm_get_attr: a hash
+ * lookup, the largest part of the path around a small `mpi` call). Valid
+ * while no context went away since (`generation`): a communicator freed and
+ * its handle reused for another is looked up again. */
+static atomic_uint context_generation;
+static _Thread_local struct {
+    MPI_Comm comm;
+    xchg_context *ctx;
+    unsigned generation;
+} last_found;
+
 static void unlink_live(xchg_context *ctx)
 {
     pthread_mutex_lock(&shared_lock);
@@ -50,6 +62,7 @@ static void link_live(xchg_context *ctx)
 
 static void context_destroy(xchg_context *ctx)
 {
+    atomic_fetch_add_explicit(&context_generation, 1, memory_order_acq_rel); /* last_found */
     /* MPI lets a program free a communicator with calls still in flight;
      * they complete first (progress, as MPI's own would). */
     if (!ctx->is_inner) xchg_task_drain(ctx);
@@ -166,9 +179,17 @@ static int find_or_create(MPI_Comm user_comm, xchg_context **out)
     xchg_context *ctx = NULL;
     if (user_comm == MPI_COMM_NULL) return xchg_error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
     xchg_progress(); /* every xchg call advances the outstanding tasks */
+    unsigned generation = atomic_load_explicit(&context_generation, memory_order_acquire);
+    if (last_found.ctx && last_found.comm == user_comm && last_found.generation == generation) {
+        *out = last_found.ctx;
+        return MPI_SUCCESS;
+    }
     XCHG_CHECK(ensure_keyvals());
     XCHG_CHECK(MPI_Comm_get_attr(user_comm, context_keyval, &ctx, &found));
     if (found) {
+        last_found.comm = user_comm;
+        last_found.ctx = ctx;
+        last_found.generation = generation;
         *out = ctx;
         return MPI_SUCCESS;
     }

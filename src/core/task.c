@@ -152,7 +152,7 @@ static void progress_locked(void)
 
 void xchg_progress(void)
 {
-    if (running_task || !xchg_tasks_outstanding()) return;
+    if (!xchg_tasks_outstanding() || running_task) return; /* the thread-local last */
     if (pthread_mutex_trylock(&engine) != 0) return;
     progress_locked();
     pthread_mutex_unlock(&engine);

@@ -1,5 +1,5 @@
 /*
- * The fast path of blocking calls decided for `mpi` (online.h).
+ * The fast path of blocking calls whose choice is decided (online.h).
  *
  * The normal path of a call costs, around the MPI library's collective, the
  * normalization of its arguments into per-peer arrays (allocated and freed),
@@ -23,9 +23,25 @@
  *     signature and no tuning rule for them, or for a tuning rule's `mpi`
  *     the same exact sizes; not on one rank (MPICH's one-rank
  *     MPI_Allgatherv: src/coll/allgatherv/mpi.c).
- * An automatic decision also needs the signature still decided for `mpi` and
- * no drift sample or re-exploration due at this call (those go the normal
- * path, which times them).
+ * An automatic decision also needs the signature still decided for the
+ * same choice and no re-exploration due at this call (that goes the normal
+ * path); a call due for a drift sample of the winner is timed here and its
+ * time given to online selection as the normal path would (agreed at once,
+ * or for alltoallv and alltoallw by the next call, which goes the normal
+ * path to agree).
+ *
+ * A choice other than `mpi` (a decided signature of online selection, or
+ * XCHG_Comm_set_algorithm's; not XCHG_<COLL>'s, not a tuning rule's) takes
+ * the fast path too for alltoall, alltoallv and allgather, not in place, of
+ * predefined datatypes: the call that armed it keeps its normalized
+ * arguments (per-peer counts, offsets, bytes; one allocation per collective
+ * and context, reused), and a next call with the same counts, datatypes and
+ * (alltoallv) displacements runs the cached plan on them with its own
+ * buffers: no normalization, allocation, environment, selection or
+ * agreement (alltoallv's sampled agreements still go the normal path). Its
+ * buffers are still checked for device memory (a device buffer goes the
+ * normal path, which routes it to `mpi`: device.h); under
+ * XCHG_DEVICE=agree, whose check is an agreement, it is never armed.
  *
  * Checks the fast path still makes itself: non-NULL buffers (and count and
  * displacement arrays); everything else (negative counts, invalid
@@ -44,7 +60,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/device.h"
 #include "../core/error.h"
+#include "../core/plan.h"
 #include "online.h"
 #include "online_state.h"
 #include "select.h"
@@ -58,9 +76,14 @@ static void note(xchg_context *ctx, xchg_coll coll, int ready)
     }
 }
 
-void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll)
+void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll, int by_environment)
 {
-    note(ctx, coll, FAST_EXPLICIT);
+    note(ctx, coll, by_environment ? FAST_EXPLICIT_ENV : FAST_EXPLICIT);
+}
+
+static int is_explicit(int sig)
+{
+    return sig == FAST_EXPLICIT || sig == FAST_EXPLICIT_ENV;
 }
 
 void xchg_online_note_automatic(xchg_context *ctx, xchg_coll coll)
@@ -84,6 +107,14 @@ static int agree_sampled(void)
     return !env || !*env || strcmp(env, "sampled") == 0;
 }
 
+/* XCHG_DEVICE=agree: the normal path agrees on device buffers at every
+ * call (device.h), so a choice other than `mpi` never goes the fast path. */
+static int device_agrees(void)
+{
+    const char *env = getenv("XCHG_DEVICE");
+    return env && strcmp(env, "agree") == 0;
+}
+
 /* allgatherv's inputs of selection (select.c's): the mean contribution and
  * the largest, in bytes. */
 static void allgatherv_sizes(const int *counts, int size, int64_t type_size, int64_t *mean,
@@ -99,6 +130,51 @@ static void allgatherv_sizes(const int *counts, int size, int64_t type_size, int
     *mean = total / (size > 0 ? size : 1);
 }
 
+/* Keep the normalized arguments of a call (not in place, host memory, no
+ * held types) for the next calls of the same shape: the per-peer arrays of
+ * both sides copied into f->kept. 0 when they cannot be kept. */
+static int predefined(MPI_Datatype type)
+{
+    int ints, addrs, types, combiner;
+    return MPI_Type_get_envelope(type, &ints, &addrs, &types, &combiner) == MPI_SUCCESS &&
+           combiner == MPI_COMBINER_NAMED;
+}
+
+static int keep_args(xchg_online_fast *f, const xchg_args *args)
+{
+    /* predefined datatypes only: the kept description (extent, bounds) of a
+     * derived type would outlive a handle freed and reused for another */
+    if (args->in_place || args->on_device || args->num_held || args->owned_copy ||
+        args->send.types || args->recv.types || !args->send.counts || !args->recv.counts ||
+        !predefined(args->send.type.type) || !predefined(args->recv.type.type))
+        return 0;
+    size_t p = (size_t)args->size;
+    size_t per_side = p * (2 * sizeof(int64_t) + sizeof(int));
+    size_t need = 2 * per_side + 8;
+    if (f->kept_size < need) {
+        char *mem = realloc(f->kept, need);
+        if (!mem) return 0;
+        f->kept = mem;
+        f->kept_size = need;
+    }
+    f->args = *args;
+    f->args.owned = f->args.owned_copy = NULL;
+    f->args.owned_types = NULL;
+    f->args.held_types = NULL;
+    f->args.sources = f->args.destinations = NULL;
+    f->args.send_gindex = f->args.recv_gindex = NULL;
+    char *mem = f->kept;
+    xchg_side *sides[2] = {&f->args.send, &f->args.recv};
+    const xchg_side *from[2] = {&args->send, &args->recv};
+    for (int k = 0; k < 2; k++) {
+        sides[k]->offsets = memcpy(mem, from[k]->offsets, p * sizeof(int64_t));
+        sides[k]->bytes = memcpy(mem + p * sizeof(int64_t), from[k]->bytes, p * sizeof(int64_t));
+        sides[k]->counts = memcpy(mem + 2 * p * sizeof(int64_t), from[k]->counts, p * sizeof(int));
+        mem += per_side;
+    }
+    return 1;
+}
+
 void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice)
 {
     xchg_online *o = ctx->online;
@@ -108,18 +184,26 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     int ready = o->fast_ready[coll];
     f->armed = 0;
     o->fast_ready[coll] = FAST_NONE;
-    if (ready == FAST_NONE || !is_mpi(choice)) return;
-    if (ready != FAST_EXPLICIT && xchg_coll_is_v(coll) && !agree_sampled()) return;
-    if ((coll == XCHG_ALLTOALLW && (args->in_place || args->size == 1)) ||
-        (coll == XCHG_ALLGATHERV && args->size == 1))
+    if (ready == FAST_NONE) return;
+    if (!is_explicit(ready) && xchg_coll_is_v(coll) && !agree_sampled()) return;
+    if (!is_mpi(choice)) { /* the kept arguments: alltoall, alltoallv, allgather */
+        if (ready == FAST_EXPLICIT_ENV || args->on_device || device_agrees() ||
+            (coll != XCHG_ALLTOALL && coll != XCHG_ALLTOALLV && coll != XCHG_ALLGATHER) ||
+            !keep_args(f, args))
+            return;
+    } else if ((coll == XCHG_ALLTOALLW && (args->in_place || args->size == 1)) ||
+               (coll == XCHG_ALLGATHERV && args->size == 1)) {
         return;
+    }
 #ifdef OPEN_MPI
     /* mpi.c sends these to MPI_Alltoallv (Open MPI 4.1's MPI_Alltoall bug) */
-    if (coll == XCHG_ALLTOALL && !args->in_place && args->send.type.type != args->recv.type.type)
+    if (is_mpi(choice) && coll == XCHG_ALLTOALL && !args->in_place &&
+        args->send.type.type != args->recv.type.type)
         return;
 #endif
     f->sig = ready;
     f->id = ready >= 0 ? o->sig[ready].id : 0;
+    f->winner = ready >= 0 ? o->sig[ready].winner : -1; /* what the call ran */
     f->in_place = args->in_place;
     f->sendcount = args->send.counts ? args->send.counts[0] : 0;
     f->recvcount = args->recv.counts ? args->recv.counts[0] : 0;
@@ -132,20 +216,69 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
                          &f->max_block_bytes);
     }
     f->choice = *choice;
+    f->is_mpi = is_mpi(choice);
     f->armed = 1;
 }
 
-/* The decided signature behind f still holds for this call: count it. */
-static int still_decided(xchg_online *o, const xchg_online_fast *f)
+/* The decided signature behind f still holds for this call: count it.
+ * *timed = 1 when the call is the signature's drift sample (the fast path
+ * times it: xchg_online_sample; xchg_online_choose's schedule). */
+static int still_decided(xchg_online *o, const xchg_online_fast *f, int *timed)
 {
+    *timed = 0;
     if (f->sig < 0) return 1; /* explicit, or a tuning rule */
     xchg_online_signature *s = &o->sig[f->sig];
-    if (s->id != f->id || s->state != SIG_DECIDED || s->calls >= s->next_check ||
-        s->calls >= s->reexplore_at || !is_mpi(&s->cand[s->winner]))
+    if (s->id != f->id || s->state != SIG_DECIDED || s->calls >= s->reexplore_at ||
+        s->winner != f->winner)
         return 0;
+    if (s->calls >= s->next_check) {
+        *timed = 1;
+        s->next_check = s->calls + s->check_every;
+    }
     s->calls++;
     s->last_use = ++o->clock;
     return 1;
+}
+
+/* After a timed call that succeeded: its time to online selection. */
+static int sampled(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f, int rc,
+                   double start)
+{
+    if (rc != MPI_SUCCESS) return rc;
+    return xchg_online_sample(ctx, coll, f->sig, f->winner, MPI_Wtime() - start);
+}
+
+/* The first byte a side touches (device.c's first_byte), or NULL. */
+static const void *first_byte(const xchg_side *side, int blocks)
+{
+    for (int p = 0; p < blocks; p++)
+        if (side->bytes[p] > 0)
+            return side->buf + side->offsets[p] + side->type.true_lb;
+    return NULL;
+}
+
+/* A choice other than `mpi`: the kept arguments take this call's buffers
+ * (f is this communicator's: MPI runs no two of its collectives at once),
+ * when both are host memory (a device buffer goes the normal path, which
+ * routes it to `mpi`: device.h). Local: the path arms only under
+ * XCHG_DEVICE=auto or off, where the normal path's check is local too. */
+static int kept_on_host(xchg_online_fast *f, const void *sendbuf, void *recvbuf)
+{
+    xchg_memory send_kind, recv_kind;
+    xchg_args *a = &f->args;
+    a->send.buf = (char *)sendbuf;
+    a->recv.buf = recvbuf;
+    return xchg_device_memory(first_byte(&a->send, a->size), &send_kind) == MPI_SUCCESS &&
+           xchg_device_memory(first_byte(&a->recv, a->size), &recv_kind) == MPI_SUCCESS &&
+           send_kind == XCHG_MEMORY_HOST && recv_kind == XCHG_MEMORY_HOST;
+}
+
+/* Its plan (cached by choice) on those arguments. */
+static int run_kept(xchg_context *ctx, const xchg_online_fast *f)
+{
+    xchg_plan *plan;
+    int rc = xchg_plan_get(ctx, &f->choice, &plan);
+    return rc == MPI_SUCCESS ? xchg_plan_execute(plan, &f->args) : rc;
 }
 
 unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
@@ -153,13 +286,17 @@ unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
     return ctx->online ? ctx->online->fast_calls[coll] : 0;
 }
 
-static void account(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f)
+static void account(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f)
 {
+    ctx->online->fast_calls[coll]++;
+    if (!f->is_mpi) return; /* xchg_plan_execute accounted it */
+    ctx->phases.count = 0;  /* mpi reports no phases */
+    if (ctx->has_last[coll] && ctx->last[coll].algo == f->choice.algo &&
+        !ctx->last_scratch_peak[coll])
+        return; /* said so already (`mpi` has no parameters) */
     ctx->last[coll] = f->choice;
     ctx->has_last[coll] = 1;
     ctx->last_scratch_peak[coll] = 0;
-    ctx->phases.count = 0; /* mpi reports no phases */
-    ctx->online->fast_calls[coll]++;
 }
 
 static int library_error(int rc, const char *call)
@@ -168,6 +305,21 @@ static int library_error(int rc, const char *call)
     int len = 0;
     MPI_Error_string(rc, text, &len);
     return xchg_error(rc, "%s (the MPI library's own collective, selected): %s", call, text);
+}
+
+/* alltoallv: the counts, displacements and datatypes of the kept arguments. */
+static int same_v_shape(const xchg_args *a, const int *sendcounts, const int *sdispls,
+                        MPI_Datatype sendtype, const int *recvcounts, const int *rdispls,
+                        MPI_Datatype recvtype)
+{
+    if (a->send.type.type != sendtype || a->recv.type.type != recvtype) return 0;
+    int64_t se = a->send.type.extent, re = a->recv.type.extent;
+    for (int p = 0; p < a->size; p++)
+        if (a->send.counts[p] != sendcounts[p] || a->recv.counts[p] != recvcounts[p] ||
+            a->send.offsets[p] != (int64_t)sdispls[p] * se ||
+            a->recv.offsets[p] != (int64_t)rdispls[p] * re)
+            return 0;
+    return 1;
 }
 
 int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *sendbuf,
@@ -182,8 +334,14 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         f->recvtype != recvtype || !recvbuf ||
         (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
         return 0;
-    if (!still_decided(o, f)) return 0;
-    if (coll == XCHG_ALLTOALL) {
+    int is_kept = !f->is_mpi;
+    if (is_kept && !kept_on_host(f, sendbuf, recvbuf)) return 0;
+    int timed = 0;
+    if (f->sig >= 0 && !still_decided(o, f, &timed)) return 0; /* automatic */
+    double start = timed ? MPI_Wtime() : 0;
+    if (is_kept) {
+        *rc = run_kept(ctx, f);
+    } else if (coll == XCHG_ALLTOALL) {
         *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoall");
     } else {
@@ -191,6 +349,7 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgather");
     }
     account(ctx, coll, f);
+    if (timed) *rc = sampled(ctx, coll, f, *rc, start);
     return 1;
 }
 
@@ -206,16 +365,27 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!f->armed || f->in_place != in_place || !recvbuf || !recvcounts || !rdispls ||
         (!in_place && (!sendbuf || !sendcounts || !sdispls)))
         return 0;
-    if (f->sig != FAST_EXPLICIT) { /* automatic: only between agreements */
+    int is_kept = !f->is_mpi, timed = 0;
+    if (is_kept && (!same_v_shape(&f->args, sendcounts, sdispls, sendtype, recvcounts, rdispls,
+                                  recvtype) ||
+                    !kept_on_host(f, sendbuf, recvbuf)))
+        return 0;
+    if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
         if (o->pending[XCHG_ALLTOALLV].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!still_decided(o, f)) return 0;
+        if (!still_decided(o, f, &timed)) return 0;
         m->calls++;
     }
-    *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype, ctx->comm);
-    if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
+    double start = timed ? MPI_Wtime() : 0;
+    if (is_kept) {
+        *rc = run_kept(ctx, f);
+    } else {
+        *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                            recvtype, ctx->comm);
+        if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
+    }
     account(ctx, XCHG_ALLTOALLV, f);
+    if (timed) *rc = sampled(ctx, XCHG_ALLTOALLV, f, *rc, start); /* the next call agrees it */
     return 1;
 }
 
@@ -227,19 +397,22 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
     xchg_online *o = ctx->online;
     if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
     xchg_online_fast *f = &o->fast[XCHG_ALLTOALLW];
+    int timed = 0;
     if (!f->armed || sendbuf == MPI_IN_PLACE || !sendbuf || !sendcounts || !sdispls ||
         !sendtypes || !recvbuf || !recvcounts || !rdispls || !recvtypes)
         return 0;
-    if (f->sig != FAST_EXPLICIT) { /* automatic: only between agreements */
+    if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLW];
         if (o->pending[XCHG_ALLTOALLW].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!still_decided(o, f)) return 0;
+        if (!still_decided(o, f, &timed)) return 0;
         m->calls++;
     }
+    double start = timed ? MPI_Wtime() : 0;
     *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallw");
     account(ctx, XCHG_ALLTOALLW, f);
+    if (timed) *rc = sampled(ctx, XCHG_ALLTOALLW, f, *rc, start);
     return 1;
 }
 
@@ -250,12 +423,12 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
     xchg_online *o = ctx->online;
     if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
     xchg_online_fast *f = &o->fast[XCHG_ALLGATHERV];
-    int in_place = sendbuf == MPI_IN_PLACE;
+    int in_place = sendbuf == MPI_IN_PLACE, timed = 0;
     if (!f->armed || f->in_place != in_place || f->recvtype != recvtype || !recvbuf ||
         !recvcounts || !displs || recvcounts[ctx->rank] != f->recvcount ||
         (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
         return 0;
-    if (f->sig != FAST_EXPLICIT) { /* the sizes decide: the same inputs of selection */
+    if (!is_explicit(f->sig)) { /* the sizes decide: the same inputs of selection */
         xchg_select_input in = xchg_select_input_of(ctx, XCHG_ALLGATHERV, 0);
         allgatherv_sizes(recvcounts, ctx->size, f->recv_type_size, &in.bytes, &in.max_block_bytes);
         if (f->sig == FAST_AUTOMATIC) { /* a tuning rule: the same sizes */
@@ -268,11 +441,13 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
                 xchg_tuning_lookup(&in, &tuned) != MPI_SUCCESS || tuned)
                 return 0;
         }
-        if (!still_decided(o, f)) return 0;
+        if (!still_decided(o, f, &timed)) return 0;
     }
+    double start = timed ? MPI_Wtime() : 0;
     *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgatherv");
     account(ctx, XCHG_ALLGATHERV, f);
+    if (timed) *rc = sampled(ctx, XCHG_ALLGATHERV, f, *rc, start);
     return 1;
 }

@@ -75,6 +75,7 @@ void xchg_online_release(xchg_context *ctx)
         world_rank == 0)
         for (int i = 0; i < o->count; i++)
             if (o->sig[i].state == SIG_DECIDED) keep(&o->sig[i]);
+    for (int c = 0; c < XCHG_NUM_COLL; c++) free(o->fast[c].kept);
     free(o);
 }
 

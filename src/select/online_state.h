@@ -16,7 +16,8 @@
 #define XCHG_ONLINE_DROP 2.0              /* dropped: fastest sample over 2x the fastest */
 #define XCHG_ONLINE_LOSING 1.25           /* dropped after LOSING_AFTER samples: fastest */
 #define XCHG_ONLINE_LOSING_AFTER 3        /*   over 1.25x another's median of as many */
-#define XCHG_ONLINE_MARGIN 0.05           /* a re-check switches when 5% faster */
+#define XCHG_ONLINE_MARGIN 0.05           /* mpi, or a re-check's incumbent, gives way only to */
+#define XCHG_ONLINE_SWITCH_SAMPLES 5      /*   a median 5% faster, of 5 samples at least */
 #define XCHG_ONLINE_CHECK_EVERY 128       /* a decided signature times 1 call in 128, */
 #define XCHG_ONLINE_CHECK_MAX 4096        /* doubling after a re-check that kept it */
 #define XCHG_ONLINE_DRIFT_WINDOW 3        /* the median of the last 3 such times */
@@ -52,8 +53,10 @@ typedef struct xchg_online_signature {
 } xchg_online_signature;
 
 /* What decided the last selection of a collective, for the fast path: a
- * decided signature (>= 0), or one of these. */
-enum { FAST_NONE = -1, FAST_EXPLICIT = -2, FAST_AUTOMATIC = -3 };
+ * decided signature (>= 0), or one of these: XCHG_Comm_set_algorithm,
+ * XCHG_<COLL> (the environment: the fast path serves only its `mpi`), a
+ * tuning or the fixed rule. */
+enum { FAST_NONE = -1, FAST_EXPLICIT = -2, FAST_AUTOMATIC = -3, FAST_EXPLICIT_ENV = -4 };
 
 /* The fast path's memory of one collective: the last call's arguments that
  * went to `mpi`, and what decided it (fast_ready's value). */
@@ -66,6 +69,14 @@ typedef struct xchg_online_fast {
     int64_t recv_type_size;             /* allgatherv: of recvtype */
     int64_t bytes, max_block_bytes;     /* allgatherv: the exact inputs of selection */
     xchg_choice choice;
+    int is_mpi;                         /* choice is `mpi` */
+    int winner;                         /* sig >= 0: choice is its candidate `winner` */
+    /* a choice other than `mpi` (alltoall, alltoallv, allgather, not in
+     * place): the arming call's normalized arguments, their per-peer arrays
+     * in `kept` (both sides), reused with the next call's buffers */
+    xchg_args args;
+    char *kept;
+    size_t kept_size;
 } xchg_online_fast;
 
 /* alltoallv, alltoallw: a measured time that the collective's next call

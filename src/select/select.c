@@ -286,10 +286,8 @@ static int agree_mode_of_env(agree_mode *mode)
  * 0 and the powers of 4 up to 256, then the multiples of 1024. */
 int xchg_select_sampled_agrees_at(unsigned long n)
 {
-    if (n == 0 || n % 1024 == 0) return 1;
-    for (unsigned long p = 1; p <= 256; p *= 4)
-        if (n == p) return 1;
-    return 0;
+    /* 0x155: the bits of 1, 4, 16, 64 and 256 (a power of two there) */
+    return n % 1024 == 0 || (n <= 256 && (n & (n - 1)) == 0 && (n & 0x155));
 }
 
 /* alltoallv, alltoallw: the busiest rank's mean block, the largest block
@@ -370,7 +368,8 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
 {
     const char *source;
     int rc = explicit_choice(ctx, args->coll, out, &source);
-    if (rc == MPI_SUCCESS && source && !persistent) xchg_online_note_explicit(ctx, args->coll);
+    if (rc == MPI_SUCCESS && source && !persistent)
+        xchg_online_note_explicit(ctx, args->coll, !ctx->has_override[args->coll]);
     if (rc != MPI_SUCCESS || source) return rc;
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {
         int decided;

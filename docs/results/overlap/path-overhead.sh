@@ -11,6 +11,7 @@
 #   usage: docs/results/overlap/path-overhead.sh
 #   env:   NP=4 SIZE=64 ITERS=8000 REPS=3 COLLS="alltoall alltoallv allgather"
 #          BEFORE=3042766 AFTER=HEAD LAUNCH="mpirun.openmpi --bind-to core"
+#          BEFORE=none (or no git repository here): the tree after only
 #          MPICC=mpicc.openmpi TAG=$(hostname -s) KEEP=0 (1: keep the builds)
 #          AFTER=. : this working tree as it is (a copy that has no commit of it)
 #          CMAKE_EXTRA="-DXCHG_WITH_JANSSON=OFF ..." (options for both builds)
@@ -29,11 +30,18 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 tmp=$(mktemp -d)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$tmp"' EXIT
 declare -A rev=([before]=${BEFORE:-3042766} [after]=${AFTER:-HEAD})
+sides="before after"
 for side in before after; do
     mkdir -p "$tmp/$side"
     if [ "${rev[$side]}" = . ]; then # the working tree, without build trees
         tar -C "$root" --exclude='./build*' --exclude=./.devkit --exclude=./.git -cf - . |
             tar -x -C "$tmp/$side"
+    elif [ "$side" = before ] && { [ "${rev[$side]}" = none ] ||
+            ! git archive "${rev[$side]}" 2>/dev/null | tar -x -C "$tmp/$side"; }; then
+        # BEFORE=none, or no repository here (a copy of the working tree)
+        echo "# no tree before (${rev[$side]}): measuring after only" >&2
+        sides=after
+        continue
     else
         git archive "${rev[$side]}" | tar -x -C "$tmp/$side"
     fi
@@ -52,7 +60,7 @@ bench() { # side, coll, iterations, algos...
 }
 # auto's choice per tree and collective: "auto[name:params]" in the CSV
 declare -A choice
-for side in before after; do
+for side in $sides; do
     for c in $colls; do
         bench "$side" "$c" 200 auto
         choice[$side.$c]=$(grep -o '"auto\[[^]]*\]"' "$tmp/one.csv" | sed 's/^"auto\[//; s/\]"$//')
@@ -63,8 +71,8 @@ csv=$out/path-$tag-$np.csv
 echo "side,rev,job,coll,algorithm,median_us,ratio" > "$csv"
 job=0
 for ((r = 0; r < reps; r++)); do
-    order="before after"
-    [ $((r % 2)) = 1 ] && order="after before"
+    order=$sides
+    [ $((r % 2)) = 1 ] && [ "$sides" != after ] && order="after before"
     for side in $order; do
         for c in $colls; do
             job=$((job + 1))
@@ -95,6 +103,8 @@ out = [f"# Blocking path overhead, P={np}, {size} B, median of {iters} calls per
 for coll in dict.fromkeys(r["coll"] for r in rows):
     for side in ("before", "after"):
         sel = [r for r in rows if r["coll"] == coll and r["side"] == side]
+        if not sel:
+            continue
         jobs = sorted({r["job"] for r in sel})
         def med(pred, key):
             v = [float(r[key]) for r in sel if pred(r["algorithm"])]
