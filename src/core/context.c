@@ -82,6 +82,9 @@ static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm; (void)keyval; (void)extra;
     xchg_context *ctx = value;
+    /* the handle may come back for another communicator while a request
+     * still holds this context: no thread may find it by the handle */
+    atomic_fetch_add_explicit(&context_generation, 1, memory_order_acq_rel);
     pthread_mutex_lock(&shared_lock);
     ctx->user_freed = 1;
     int held = ctx->holds > 0 && !finalizing;

@@ -161,8 +161,7 @@ static int keep_args(xchg_online_fast *f, const xchg_args *args)
     f->args.owned = f->args.owned_copy = NULL;
     f->args.owned_types = NULL;
     f->args.held_types = NULL;
-    f->args.sources = f->args.destinations = NULL;
-    f->args.send_gindex = f->args.recv_gindex = NULL;
+    memset(&f->args.neighbor, 0, sizeof f->args.neighbor); /* dense collectives only */
     char *mem = f->kept;
     xchg_side *sides[2] = {&f->args.send, &f->args.recv};
     const xchg_side *from[2] = {&args->send, &args->recv};
