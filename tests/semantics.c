@@ -18,7 +18,9 @@
  *               is ready, so the start itself builds the algorithm's plan,
  *               sub-communicators included), and a persistent
  *               request initialized on a fresh and on a warm communicator
- *               (the init may synchronize; the start may not).
+ *               (the init may synchronize; the start may not). After the
+ *               nonblocking fresh and newplan steps a blocking call of the
+ *               same shape reuses the plan the task built.
  *   reverse     three nonblocking calls outstanding on one communicator, with
  *               different data, started in the same order everywhere and
  *               completed in reverse order; then completed by XCHG_Test
@@ -272,6 +274,14 @@ static void scenario(run *r, sem_form form, int fresh)
     if (!r->ok || !ok_rc(r, XCHG_Wait(&req, MPI_STATUS_IGNORE), "XCHG_Wait")) goto out;
     compare(r, recv, dataset);
     if (form == FORM_NONBLOCKING) check_used(r, comm, fresh);
+    if (form == FORM_NONBLOCKING && fresh && r->ok) {
+        /* The plan the task built (its sub-communicators virtual groups,
+         * src/core/vcomm.h) now serves a blocking call. */
+        memset(recv, SEM_SENTINEL, L->recv_bytes);
+        if (ok_rc(r, r->c->call(L, FORM_BLOCKING, L->data[4], recv, comm, MPI_INFO_NULL, NULL),
+                  "a blocking call after it"))
+            compare(r, recv, 4);
+    }
 out:
     if (req != XCHG_REQUEST_NULL) XCHG_Request_free(&req);
     free(send);
