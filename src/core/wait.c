@@ -6,7 +6,6 @@
 #include <stddef.h>
 
 #include "error.h"
-
 #include "task.h"
 #include "vcomm.h"
 
@@ -71,7 +70,8 @@ int xchg_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
     if (rc == MPI_SUCCESS) rc = xchg_wait(&request, status);
     /* The source asked for is the source (MPI_Wait's status would give a
      * virtual communicator's parent rank: vcomm.h). */
-    if (rc == MPI_SUCCESS && status != MPI_STATUS_IGNORE && source >= 0) status->MPI_SOURCE = source;
+    if (rc == MPI_SUCCESS && status != MPI_STATUS_IGNORE && source >= 0)
+        status->MPI_SOURCE = source;
     return rc;
 }
 
