@@ -136,12 +136,14 @@ int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  * calls run in the order they were started (every rank starts them in the
  * same order); several may be outstanding and complete in any order.
  * Nonblocking calls choose as a persistent init would (online selection
- * serves blocking calls); an algorithm whose setup creates communicators or
- * windows (MPI has no nonblocking way to) runs in a nonblocking call only
- * once a blocking call or persistent init on that communicator has built
- * its plan; until then the MPI library's own collective (the neighbourhood
- * collective: `standard`) runs in its place. Persistent init is collective
- * and may wait for the other ranks, as MPI-4.1 allows.
+ * serves blocking calls). Algorithms whose setup creates sub-communicators
+ * (the node-aware family, ParLinNa, locality) build them inside the call
+ * without waiting for another rank. An algorithm whose setup creates
+ * windows (shm_direct, rma_direct: MPI has no nonblocking way to) runs in a
+ * nonblocking call only once a blocking call or persistent init on that
+ * communicator has built its plan; until then the MPI library's own
+ * collective runs in its place. Persistent init is collective and may wait
+ * for the other ranks, as MPI-4.1 allows.
  */
 typedef struct xchg_request *XCHG_Request;
 #define XCHG_REQUEST_NULL ((XCHG_Request)0)
@@ -408,11 +410,12 @@ int XCHG_Algorithm_get_info(const char *collective, int index, const char **name
                             const char **summary, const char **reference, int *hierarchical,
                             int *num_params);
 
-/* Whether algorithm `index`'s setup creates communicators or windows, which
- * MPI can only create with blocking calls: a nonblocking call runs it once a
- * blocking call or a persistent init on the communicator has built its plan,
- * and until then the MPI library's own collective (neighbor_alltoallv:
- * "standard") in its place. */
+/* Whether algorithm `index`'s setup creates windows, which MPI can only
+ * create with blocking calls: a nonblocking call runs it once a blocking
+ * call or a persistent init on the communicator has built its plan, and
+ * until then the MPI library's own collective (neighbor_alltoallv:
+ * "standard") in its place. (Sub-communicators do not count: inside a
+ * nonblocking call xchg makes them without blocking.) */
 int XCHG_Algorithm_setup_blocks(const char *collective, int index, int *blocks);
 
 /* Kinds of parameters. */

@@ -10,12 +10,17 @@
  *               that waits for another rank deadlocks here, as MPI allows
  *               the program (MPI-4.1, 6.12: a nonblocking collective call
  *               returns without waiting for other ranks; MPI_Start too).
- *               Four forms: the nonblocking call on a fresh communicator
+ *               Five forms: the nonblocking call on a fresh communicator
  *               (the first xchg call on a new duplicate, so context creation
- *               and plan building happen in the start) and on a warm one
- *               (after a blocking call of the same shape), and a persistent
+ *               and plan building happen in the task), on a warm one
+ *               (after a blocking call of the same shape) and on one warmed
+ *               by the MPI library's own collective ("newplan": the context
+ *               is ready, so the start itself builds the algorithm's plan,
+ *               sub-communicators included), and a persistent
  *               request initialized on a fresh and on a warm communicator
- *               (the init may synchronize; the start may not).
+ *               (the init may synchronize; the start may not). After the
+ *               nonblocking fresh and newplan steps a blocking call of the
+ *               same shape reuses the plan the task built.
  *   reverse     three nonblocking calls outstanding on one communicator, with
  *               different data, started in the same order everywhere and
  *               completed in reverse order; then completed by XCHG_Test
@@ -33,7 +38,10 @@
  * xchg call on a fresh communicator) for the nonblocking forms and by the
  * info key "xchg_algorithm" for the persistent ones; "auto" is the automatic
  * selection. The nonblocking forms check that the forced algorithm ran
- * (XCHG_Comm_get_algorithm).
+ * (XCHG_Comm_get_algorithm), on a fresh communicator too: only the
+ * algorithms that create windows (shm_direct, rma_direct) may run the
+ * MPI library's own collective there; the node-aware family, ParLinNa and
+ * locality build their sub-communicators inside the task (src/core/vcomm.h).
  *
  * A hang becomes a failure: every step re-arms alarm(--timeout); when it
  * fires, the rank prints "HANG collective:algorithm case" to stderr and
@@ -146,16 +154,31 @@ static int setup_blocks(const char *coll, const char *algo)
     return blocks;
 }
 
+/* The algorithms whose setup creates windows, which MPI can only create
+ * with blocking calls. Sub-communicators are no reason to block: inside a
+ * task xchg makes them from nonblocking calls (src/core/vcomm.h), so the
+ * node-aware family, ParLinNa and locality run themselves on a fresh
+ * communicator too, and this test fails if any of them falls back. */
+static int creates_windows(const char *algo)
+{
+    return strcmp(algo, "shm_direct") == 0 || strcmp(algo, "rma_direct") == 0;
+}
+
 /* The forced algorithm ran (nonblocking forms; "auto" chooses any). On a
  * fresh communicator an algorithm whose setup blocks runs the documented
- * stand-in (xchg.h: the MPI library's own; the neighbourhood's `standard`). */
+ * stand-in (xchg.h: the MPI library's own; the neighbourhood's `standard`);
+ * only those that create windows may block. */
 static void check_used(run *r, MPI_Comm comm, int fresh)
 {
     char used[256] = "";
     if (strcmp(r->algo, "auto") == 0) return;
     XCHG_Comm_get_algorithm(comm, r->c->name, 1, -1, used, sizeof used);
     const char *want = r->algo;
-    if (fresh && setup_blocks(r->c->name, r->algo))
+    int blocks = setup_blocks(r->c->name, r->algo);
+    if (blocks && !creates_windows(r->algo))
+        fail_step(r, "%s's setup is said to block (XCHG_Algorithm_setup_blocks), but it creates "
+                     "no window", r->algo);
+    if (fresh && blocks && creates_windows(r->algo))
         want = strcmp(r->c->name, "neighbor_alltoallv") == 0 ? "standard" : "mpi";
     size_t n = strlen(want);
     if (strncmp(used, want, n) != 0 || (used[n] != '\0' && used[n] != ':'))
@@ -187,13 +210,16 @@ static int new_comm(run *r, MPI_Comm *comm)
 }
 
 /* A communicator on which a blocking call of the same shape, forced to the
- * algorithm, has run (and was checked). */
-static int warm_comm(run *r, MPI_Comm *comm)
+ * algorithm (or, with `other`, to the MPI library's own collective: the
+ * context is ready, the algorithm's plan not built), has run (and was
+ * checked). */
+static int warm_comm_with(run *r, MPI_Comm *comm, int other)
 {
     if (!ok_rc(r, new_comm(r, comm), "creating the communicator")) return 0;
     char *recv = malloc(r->L->recv_bytes);
     memset(recv, SEM_SENTINEL, r->L->recv_bytes);
-    select_env(r);
+    if (other) setenv(r->c->env, "mpi", 1);
+    else select_env(r);
     if (ok_rc(r, r->c->call(r->L, FORM_BLOCKING, r->L->data[4], recv, *comm, MPI_INFO_NULL,
                             NULL), "the blocking call"))
         compare(r, recv, 4);
@@ -201,17 +227,25 @@ static int warm_comm(run *r, MPI_Comm *comm)
     return r->ok;
 }
 
+static int warm_comm(run *r, MPI_Comm *comm) { return warm_comm_with(r, comm, 0); }
+
 /* ---- the cases -------------------------------------------------------------- */
 
 /* The scenario of issue 25 in one form (nonblocking or persistent, on a
- * fresh or a warm communicator). */
+ * fresh or a warm communicator). `fresh`: 1 a new communicator; 0 one warmed
+ * by the same call; 2 one warmed by the MPI library's own collective, so the
+ * start finds the context ready and builds the algorithm's plan at once
+ * (sub-communicators included: a setup that blocks on another rank
+ * deadlocks here, where on a fresh communicator it would wait until
+ * XCHG_Wait behind the context's MPI_Comm_idup). */
 static void scenario(run *r, sem_form form, int fresh)
 {
     const sem_layout *L = r->L;
     MPI_Comm comm;
     XCHG_Request req = XCHG_REQUEST_NULL;
-    int dataset = fresh ? 1 : 2;
-    if (fresh ? !ok_rc(r, new_comm(r, &comm), "creating the communicator") : !warm_comm(r, &comm))
+    int dataset = fresh == 1 ? 1 : fresh == 2 ? 3 : 2;
+    if (fresh == 1 ? !ok_rc(r, new_comm(r, &comm), "creating the communicator")
+                   : !warm_comm_with(r, &comm, fresh == 2))
         return;
     char *send = malloc(L->send_bytes), *recv = malloc(L->recv_bytes);
     memcpy(send, L->data[dataset], L->send_bytes);
@@ -240,6 +274,14 @@ static void scenario(run *r, sem_form form, int fresh)
     if (!r->ok || !ok_rc(r, XCHG_Wait(&req, MPI_STATUS_IGNORE), "XCHG_Wait")) goto out;
     compare(r, recv, dataset);
     if (form == FORM_NONBLOCKING) check_used(r, comm, fresh);
+    if (form == FORM_NONBLOCKING && fresh && r->ok) {
+        /* The plan the task built (its sub-communicators virtual groups,
+         * src/core/vcomm.h) now serves a blocking call. */
+        memset(recv, SEM_SENTINEL, L->recv_bytes);
+        if (ok_rc(r, r->c->call(L, FORM_BLOCKING, L->data[4], recv, comm, MPI_INFO_NULL, NULL),
+                  "a blocking call after it"))
+            compare(r, recv, 4);
+    }
 out:
     if (req != XCHG_REQUEST_NULL) XCHG_Request_free(&req);
     free(send);
@@ -332,7 +374,7 @@ static void persistent(run *r, int starts)
 
 /* ---- driving ---------------------------------------------------------------- */
 
-/* "scenario" (n characters of `spec`) names its four steps, and
+/* "scenario" (n characters of `spec`) names its five steps, and
  * "scenario/persistent-warm" one of them. */
 static int names_step(const char *spec, size_t n, const char *step)
 {
@@ -354,7 +396,7 @@ static int skip_entry(const char *e, size_t n, const run *r, const char *step)
     return rest >= n || names_step(e + rest + 1, n - rest - 1, step);
 }
 
-/* --case=scenario runs its four steps, --case=scenario/persistent-warm one;
+/* --case=scenario runs its five steps, --case=scenario/persistent-warm one;
  * --skip=scenario,alltoall:rma_direct:reverse/test-polling runs the others. */
 static int wanted_step(const run *r, const char *step)
 {
@@ -375,7 +417,7 @@ static void step(run *r, const char *what, int which, int arg)
     PMPI_Barrier(MPI_COMM_WORLD);
     double started = MPI_Wtime();
     switch (which) {
-    case 0: scenario(r, (sem_form)(arg / 2), arg % 2); break;
+    case 0: scenario(r, (sem_form)(arg / 3), arg % 3); break;
     case 1: reverse(r, arg); break;
     default: persistent(r, arg); break;
     }
@@ -396,10 +438,11 @@ static void step(run *r, const char *what, int which, int arg)
 static void run_algorithm(run *r)
 {
     static const struct { const char *what; int which, arg; } steps[] = {
-        {"scenario/nonblocking-fresh", 0, FORM_NONBLOCKING * 2 + 1},
-        {"scenario/nonblocking-warm", 0, FORM_NONBLOCKING * 2},
-        {"scenario/persistent-fresh", 0, FORM_INIT * 2 + 1},
-        {"scenario/persistent-warm", 0, FORM_INIT * 2},
+        {"scenario/nonblocking-fresh", 0, FORM_NONBLOCKING * 3 + 1},
+        {"scenario/nonblocking-warm", 0, FORM_NONBLOCKING * 3},
+        {"scenario/nonblocking-newplan", 0, FORM_NONBLOCKING * 3 + 2},
+        {"scenario/persistent-fresh", 0, FORM_INIT * 3 + 1},
+        {"scenario/persistent-warm", 0, FORM_INIT * 3},
         {"reverse/wait", 1, 0},
         {"reverse/test-polling", 1, 1},
         {"reverse/persistent", 1, 2},

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "vcomm.h"
 #include "../select/online.h"
 
 /* Guards the keyvals and the list of live contexts, which contexts of
@@ -70,6 +71,7 @@ static void context_destroy(xchg_context *ctx)
     xchg_online_release(ctx); /* its decisions kept for XCHG_TUNING_OUT */
     xchg_plan_cache_clear(ctx); /* plans free the inner contexts they own */
     xchg_pattern_cache_clear(&ctx->pattern_cache);
+    if (ctx->comm != MPI_COMM_NULL && ctx->is_virtual) xchg_vcomm_free(&ctx->comm);
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
     xchg_topology_free(&ctx->topo);
     if (!ctx->is_inner) unlink_live(ctx);
@@ -255,11 +257,15 @@ int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
 
 /* A new communicator: split of ctx->comm by (color, key), with
  * MPI_ERRORS_RETURN (collective over ctx->comm); MPI_COMM_NULL for color
- * MPI_UNDEFINED. */
-static int split(xchg_context *ctx, int color, int key, MPI_Comm *out)
+ * MPI_UNDEFINED. Inside a task, where MPI_Comm_split would block on the
+ * other ranks, a virtual group communicator (vcomm.h) made with
+ * nonblocking calls only. */
+static int split(xchg_context *ctx, int color, int key, MPI_Comm *out, int *is_virtual)
 {
     int rc;
     *out = MPI_COMM_NULL;
+    *is_virtual = xchg_task_current() != NULL;
+    if (*is_virtual) return xchg_vcomm_split(ctx->comm, color, key, out);
     XCHG_CHECK(MPI_Comm_split(ctx->comm, color, key, out));
     if (*out != MPI_COMM_NULL) XCHG_CHECK(MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN));
     return MPI_SUCCESS;
@@ -270,11 +276,11 @@ fail:
 
 int xchg_context_inner(xchg_context *ctx, int color, int key, xchg_context **out)
 {
-    int rc;
+    int rc, is_virtual = 0;
     MPI_Comm comm = MPI_COMM_NULL;
     xchg_context *inner = NULL;
     *out = NULL;
-    XCHG_CHECK(split(ctx, color, key, &comm));
+    XCHG_CHECK(split(ctx, color, key, &comm, &is_virtual));
     if (comm == MPI_COMM_NULL) return MPI_SUCCESS; /* not a member */
     inner = calloc(1, sizeof *inner);
     if (!inner) {
@@ -284,6 +290,7 @@ int xchg_context_inner(xchg_context *ctx, int color, int key, xchg_context **out
     inner->user_comm = MPI_COMM_NULL;
     inner->comm = comm;
     inner->is_inner = 1;
+    inner->is_virtual = is_virtual;
     inner->ready = 1;
     inner->setup = MPI_REQUEST_NULL;
     XCHG_CHECK(MPI_Comm_rank(comm, &inner->rank));
@@ -292,6 +299,7 @@ int xchg_context_inner(xchg_context *ctx, int color, int key, xchg_context **out
     *out = inner;
     return MPI_SUCCESS;
 fail:
+    if (comm != MPI_COMM_NULL && is_virtual) xchg_vcomm_free(&comm);
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
     free(inner);
     return rc;

@@ -83,6 +83,7 @@ typedef struct xchg_context {
                                              keyed by a pattern (pattern_cache.h) */
 
     int is_inner;            /* an inner context (xchg_context_inner) */
+    int is_virtual;          /* its comm is a virtual group communicator (vcomm.h) */
     int ready;               /* `comm` and `topo` usable (xchg_context_ready) */
     MPI_Request setup;       /* the MPI_Comm_idup making `comm`, until ready */
 
@@ -137,6 +138,12 @@ int xchg_context_ready(xchg_context *ctx);
  * every rank in the same order, at plan time. (Creating them lazily inside
  * calls, rank by rank, deadlocked Open MPI 4.1's communicator-id agreement
  * under MPI_THREAD_MULTIPLE.)
+ * Outside a task the split is MPI_Comm_split. Inside a task (a nonblocking
+ * call building its plan), which may not block on other ranks, it is a
+ * virtual group communicator (vcomm.h: an MPI_Iallgather of the colors and
+ * keys, an MPI_Comm_idup of ctx->comm, ranks translated at point-to-point
+ * calls), on which only flat algorithms run; the plan owning it may later
+ * serve blocking calls too, unchanged.
  */
 int xchg_context_inner(xchg_context *ctx, int color, int key, xchg_context **out);
 void xchg_context_inner_free(xchg_context *inner);

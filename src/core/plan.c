@@ -12,6 +12,11 @@ int xchg_plan_create(xchg_context *ctx, const xchg_choice *choice, const xchg_ar
                      xchg_plan **out)
 {
     int rc = MPI_SUCCESS;
+    /* A virtual group communicator (vcomm.h) serves point-to-point and
+     * xchg's own collectives only, which is what flat algorithms use. */
+    if (ctx->is_virtual && !choice->algo->is_flat)
+        return xchg_error(MPI_ERR_INTERN, "%s cannot run on a sub-communicator made inside a task",
+                          choice->algo->name);
     xchg_plan *plan = calloc(1, sizeof *plan);
     if (!plan) return xchg_error(MPI_ERR_NO_MEM, "out of memory for a plan");
     plan->ctx = ctx;
@@ -33,6 +38,12 @@ void xchg_plan_free(xchg_plan *plan)
     free(plan);
 }
 
+/* Inside a task a plan whose init blocks (registry.h: init_blocks: it creates
+ * windows) cannot be built: the collective's fallback, whose init never
+ * blocks (the MPI library's own collective; for the neighbourhood one,
+ * `standard`). Every rank decides alike: whether a plan is cached is the
+ * same everywhere. (Sub-communicators no longer block: context.c makes them
+ * virtual inside a task.) */
 int xchg_plan_fallback_choice(const xchg_context *ctx, const xchg_choice *choice, xchg_choice *out)
 {
     int rc = xchg_choice_parse(choice->coll,

@@ -24,13 +24,96 @@
 #define XCHG_PER_THREAD _Thread_local
 #endif
 
+/*
+ * Point to point, and the rank and size of a communicator, go through the
+ * wrappers below: on a virtual group communicator (vcomm.h: a sub-
+ * communicator made inside a task) they translate group ranks; on any other
+ * they are the PMPI_ call, after one relaxed atomic load while no virtual
+ * communicator exists in the process.
+ */
+#include <stdatomic.h>
+extern atomic_int xchg_vcomm_live; /* virtual communicators alive (vcomm.c) */
+#define XCHG_NO_VCOMM() (atomic_load_explicit(&xchg_vcomm_live, memory_order_relaxed) == 0)
+int xchg_vcomm_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request);
+int xchg_vcomm_irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Request *request);
+int xchg_vcomm_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm);
+int xchg_vcomm_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                    MPI_Status *status);
+int xchg_vcomm_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                        int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                        int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int xchg_vcomm_probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int xchg_vcomm_iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+int xchg_vcomm_comm_rank(MPI_Comm comm, int *rank);
+int xchg_vcomm_comm_size(MPI_Comm comm, int *size);
+
+static inline int xchg_mpi_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request)
+{
+    if (XCHG_NO_VCOMM()) return PMPI_Isend(buf, count, type, dest, tag, comm, request);
+    return xchg_vcomm_isend(buf, count, type, dest, tag, comm, request);
+}
+static inline int xchg_mpi_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                                 MPI_Comm comm, MPI_Request *request)
+{
+    if (XCHG_NO_VCOMM()) return PMPI_Irecv(buf, count, type, source, tag, comm, request);
+    return xchg_vcomm_irecv(buf, count, type, source, tag, comm, request);
+}
+static inline int xchg_mpi_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                                MPI_Comm comm)
+{
+    if (XCHG_NO_VCOMM()) return PMPI_Send(buf, count, type, dest, tag, comm);
+    return xchg_vcomm_send(buf, count, type, dest, tag, comm);
+}
+static inline int xchg_mpi_recv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                                MPI_Comm comm, MPI_Status *status)
+{
+    if (XCHG_NO_VCOMM()) return PMPI_Recv(buf, count, type, source, tag, comm, status);
+    return xchg_vcomm_recv(buf, count, type, source, tag, comm, status);
+}
+static inline int xchg_mpi_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    int dest, int sendtag, void *recvbuf, int recvcount,
+                                    MPI_Datatype recvtype, int source, int recvtag,
+                                    MPI_Comm comm, MPI_Status *status)
+{
+    if (XCHG_NO_VCOMM())
+        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                             recvtype, source, recvtag, comm, status);
+    return xchg_vcomm_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                               recvtype, source, recvtag, comm, status);
+}
+static inline int xchg_mpi_probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    if (XCHG_NO_VCOMM()) return PMPI_Probe(source, tag, comm, status);
+    return xchg_vcomm_probe(source, tag, comm, status);
+}
+static inline int xchg_mpi_iprobe(int source, int tag, MPI_Comm comm, int *flag,
+                                  MPI_Status *status)
+{
+    if (XCHG_NO_VCOMM()) return PMPI_Iprobe(source, tag, comm, flag, status);
+    return xchg_vcomm_iprobe(source, tag, comm, flag, status);
+}
+static inline int xchg_mpi_comm_rank(MPI_Comm comm, int *rank)
+{
+    if (XCHG_NO_VCOMM()) return PMPI_Comm_rank(comm, rank);
+    return xchg_vcomm_comm_rank(comm, rank);
+}
+static inline int xchg_mpi_comm_size(MPI_Comm comm, int *size)
+{
+    if (XCHG_NO_VCOMM()) return PMPI_Comm_size(comm, size);
+    return xchg_vcomm_comm_size(comm, size);
+}
+
 /* Point to point and completion */
-#define MPI_Isend PMPI_Isend
-#define MPI_Irecv PMPI_Irecv
-#define MPI_Sendrecv PMPI_Sendrecv
-#define MPI_Send PMPI_Send
-#define MPI_Probe PMPI_Probe
-#define MPI_Recv PMPI_Recv
+#define MPI_Isend xchg_mpi_isend
+#define MPI_Irecv xchg_mpi_irecv
+#define MPI_Sendrecv xchg_mpi_sendrecv
+#define MPI_Send xchg_mpi_send
+#define MPI_Probe xchg_mpi_probe
+#define MPI_Recv xchg_mpi_recv
 #define MPI_Wait PMPI_Wait
 #ifdef SMPI_H /* SimGrid's own Waitall is O(n^2) in simulator time: core/smpi_waitall.c */
 int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
@@ -45,7 +128,7 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Cancel PMPI_Cancel
 #define MPI_Request_free PMPI_Request_free
 #define MPI_Get_count PMPI_Get_count
-#define MPI_Iprobe PMPI_Iprobe
+#define MPI_Iprobe xchg_mpi_iprobe
 
 /* Collectives used internally (metadata agreement, the `mpi` selection) */
 #define MPI_Allreduce PMPI_Allreduce
@@ -65,6 +148,7 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Barrier PMPI_Barrier
 #define MPI_Iallreduce PMPI_Iallreduce
 #define MPI_Ibarrier PMPI_Ibarrier
+#define MPI_Reduce_local PMPI_Reduce_local
 
 /* Communicators, attributes, error handlers */
 #define MPI_Comm_dup PMPI_Comm_dup
@@ -73,8 +157,8 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Comm_split PMPI_Comm_split
 #define MPI_Comm_split_type PMPI_Comm_split_type
 #define MPI_Comm_free PMPI_Comm_free
-#define MPI_Comm_rank PMPI_Comm_rank
-#define MPI_Comm_size PMPI_Comm_size
+#define MPI_Comm_rank xchg_mpi_comm_rank
+#define MPI_Comm_size xchg_mpi_comm_size
 #define MPI_Comm_test_inter PMPI_Comm_test_inter
 #define MPI_Comm_create_keyval PMPI_Comm_create_keyval
 #define MPI_Comm_free_keyval PMPI_Comm_free_keyval

@@ -100,11 +100,13 @@ typedef struct xchg_algorithm {
     int is_flat;               /* usable as an inner exchange of hierarchical ones */
     int init_is_local;         /* init sends no messages: plans keyed by a rank's
                                   own pattern need no agreement (plan.h) */
-    int init_blocks;           /* init creates communicators or windows, which
-                                  MPI can only create with blocking calls: a
-                                  nonblocking call runs the collective's fallback
-                                  until a blocking call or persistent init has
-                                  built this plan (src/call.c) */
+    int init_blocks;           /* init creates windows, which MPI can only
+                                  create with blocking calls: a nonblocking call
+                                  runs the collective's fallback until a blocking
+                                  call or persistent init has built this plan
+                                  (src/core/plan.c). Sub-communicators do not
+                                  count: inside a task they are virtual
+                                  (src/core/vcomm.h) */
     xchg_cost_fn cost;         /* its cost model, next to the header comment's
                                   cost; NULL: never chosen automatically */
 } xchg_algorithm;

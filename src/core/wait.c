@@ -5,7 +5,13 @@
 
 #include <stddef.h>
 
+#include "error.h"
 #include "task.h"
+#include "vcomm.h"
+
+/* A communicator made inside a task (vcomm.h): its collectives are
+ * point-to-point over its group. */
+#define VIRTUAL(comm) (!XCHG_NO_VCOMM() && xchg_vcomm_is_virtual(comm))
 
 /* Wait by polling: inside a task, test and suspend; outside, test and
  * progress the outstanding tasks. */
@@ -61,7 +67,12 @@ int xchg_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
     if (!must_poll()) return MPI_Recv(buf, count, type, source, tag, comm, status);
     MPI_Request request;
     int rc = MPI_Irecv(buf, count, type, source, tag, comm, &request);
-    return rc != MPI_SUCCESS ? rc : xchg_wait(&request, status);
+    if (rc == MPI_SUCCESS) rc = xchg_wait(&request, status);
+    /* The source asked for is the source (MPI_Wait's status would give a
+     * virtual communicator's parent rank: vcomm.h). */
+    if (rc == MPI_SUCCESS && status != MPI_STATUS_IGNORE && source >= 0)
+        status->MPI_SOURCE = source;
+    return rc;
 }
 
 int xchg_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
@@ -83,6 +94,7 @@ int xchg_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     }
     rc = poll_all(2, requests, statuses);
     if (status != MPI_STATUS_IGNORE) *status = statuses[0];
+    if (status != MPI_STATUS_IGNORE && source >= 0) status->MPI_SOURCE = source; /* as xchg_recv */
     return rc;
 }
 
@@ -100,6 +112,7 @@ int xchg_probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 int xchg_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
                    MPI_Comm comm)
 {
+    if (VIRTUAL(comm)) return xchg_vcomm_allreduce(sendbuf, recvbuf, count, type, op, comm);
     if (!must_poll()) return MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
     MPI_Request request;
     int rc = MPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, &request);
@@ -109,6 +122,9 @@ int xchg_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t
 int xchg_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    if (VIRTUAL(comm))
+        return xchg_vcomm_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    comm);
     if (!must_poll())
         return MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     MPI_Request request;
@@ -120,6 +136,9 @@ int xchg_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int xchg_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    if (VIRTUAL(comm))
+        return xchg_vcomm_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   comm);
     if (!must_poll())
         return MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     MPI_Request request;
@@ -128,8 +147,25 @@ int xchg_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     return rc != MPI_SUCCESS ? rc : poll_all(1, &request, MPI_STATUSES_IGNORE);
 }
 
+int xchg_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (VIRTUAL(comm))
+        return xchg_vcomm_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                    rdispls, recvtype, comm);
+    if (!must_poll())
+        return MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                             rdispls, recvtype, comm);
+    MPI_Request request;
+    int rc = MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                            recvtype, comm, &request);
+    return rc != MPI_SUCCESS ? rc : poll_all(1, &request, MPI_STATUSES_IGNORE);
+}
+
 int xchg_barrier(MPI_Comm comm)
 {
+    if (VIRTUAL(comm)) return xchg_vcomm_barrier(comm);
     if (!must_poll()) return MPI_Barrier(comm);
     MPI_Request request;
     int rc = MPI_Ibarrier(comm, &request);
@@ -140,6 +176,9 @@ int xchg_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm)
 {
+    if (VIRTUAL(comm))
+        return xchg_vcomm_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, comm);
     if (!must_poll())
         return MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                               recvtype, comm);
@@ -153,6 +192,9 @@ int xchg_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+    if (VIRTUAL(comm))
+        return xchg_error(MPI_ERR_COMM, "a neighbourhood collective on a sub-communicator "
+                                        "made inside a task");
     if (!must_poll())
         return MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                       recvcounts, rdispls, recvtype, comm);

@@ -11,6 +11,11 @@
  *
  * Every algorithm and every piece of setup that may run inside a task waits
  * only through these (and polls through xchg_task_yield).
+ *
+ * On a sub-communicator made inside a task (vcomm.h: a virtual group
+ * communicator) the collectives here run as point-to-point over the group;
+ * the MPI library's own collectives called directly would see the whole
+ * parent, so code that runs on an inner context calls these.
  */
 #ifndef XCHG_CORE_WAIT_H
 #define XCHG_CORE_WAIT_H
@@ -36,6 +41,9 @@ int xchg_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int xchg_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int xchg_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
 int xchg_barrier(MPI_Comm comm);
 int xchg_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,

@@ -73,7 +73,7 @@ int xchg_parlinna_max_served_per_node(const xchg_context *ctx);
  * of the inter-node scattered exchange). */
 enum { XCHG_PARLINNA_RADIX = 0, XCHG_PARLINNA_BATCH = 1 };
 #define XCHG_PARLINNA_PARAMS                                                         \
-    .init = xchg_parlinna_init, .destroy = xchg_parlinna_free, .init_blocks = 1,   \
+    .init = xchg_parlinna_init, .destroy = xchg_parlinna_free,                        \
     .num_params = 2,                                                                  \
     .params = {[XCHG_PARLINNA_RADIX] = {.name = "radix", .kind = XCHG_PARAM_INT,     \
                                         .def = 2, .min = 2, .max = XCHG_RANGE_P,     \

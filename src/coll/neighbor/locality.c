@@ -156,7 +156,6 @@ const xchg_algorithm xchg_algo_neighbor_alltoallv_locality = {
                "redistributed inside the regions; dedup with global indices",
     .reference = "Collom et al. 2023",
     .init = init,
-    .init_blocks = 1,
     .run = xchg_locality_run,
     .destroy = destroy,
     .cost = xchg_neighbor_locality_cost,

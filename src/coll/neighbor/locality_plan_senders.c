@@ -72,8 +72,8 @@ int xchg_locality_plan_senders(loc_build *lb)
         }
         XCHG_ALLOC(mrecv, (total + 1) * sizeof(int64_t));
     }
-    XCHG_CHECK(MPI_Alltoallv(mbuf, scounts, sdisp, MPI_INT64_T, mrecv, rcounts, rdisp,
-                             MPI_INT64_T, inner->comm));
+    XCHG_CHECK(xchg_alltoallv(mbuf, scounts, sdisp, MPI_INT64_T, mrecv, rcounts, rdisp,
+                              MPI_INT64_T, inner->comm));
 
     /* Step 4 (the senders): per region B (ascending) the g send buffer is
      * the segments of the region's ranks by local rank; the s receives land

@@ -145,11 +145,11 @@ double xchg_hier_cost(const struct xchg_cost_case *c, const xchg_choice *choice,
     }                                                                                \
     const xchg_algorithm xchg_algo_alltoall_##ident = {                              \
         .coll = XCHG_ALLTOALL, .name = #ident, .summary = text, .init = init_##ident, \
-        .init_blocks = 1, .run = xchg_hier_run, .destroy = xchg_hier_free, .cost = cost_##ident,       \
+        .run = xchg_hier_run, .destroy = xchg_hier_free, .cost = cost_##ident,         \
         .num_params = nparams, .params = PARAMS(XCHG_ALLTOALL), __VA_ARGS__};        \
     const xchg_algorithm xchg_algo_alltoallv_##ident = {                             \
         .coll = XCHG_ALLTOALLV, .name = #ident, .summary = text, .init = init_##ident, \
-        .init_blocks = 1, .run = xchg_hier_run, .destroy = xchg_hier_free, .cost = cost_##ident,       \
+        .run = xchg_hier_run, .destroy = xchg_hier_free, .cost = cost_##ident,         \
         .num_params = nparams, .params = PARAMS(XCHG_ALLTOALLV), __VA_ARGS__};
 
 #endif

@@ -66,7 +66,8 @@ static int hwloc_domain(int which)
  * -1 when it cannot be told (collective over ctx->comm). With hwloc: the
  * domain the process is bound inside (-1 when unbound: Open MPI's own split
  * puts every unbound process in a domain of its own, which is wrong on a
- * one-domain machine). Without hwloc: the lowest rank of the MPI's split.
+ * one-domain machine). Without hwloc: the lowest rank of the MPI's split,
+ * which has no nonblocking form: inside a task, -1 everywhere.
  */
 int xchg_hier_hw_domains(xchg_context *ctx, int which, int *domain_of)
 {
@@ -78,16 +79,23 @@ int xchg_hier_hw_domains(xchg_context *ctx, int which, int *domain_of)
     lowest = hwloc_domain(which);
     XCHG_CHECK(xchg_allgather(&lowest, 1, MPI_INT, domain_of, 1, MPI_INT, ctx->comm));
     return MPI_SUCCESS;
-#elif defined(OPEN_MPI)
-    XCHG_CHECK(MPI_Comm_split_type(ctx->comm,
-                                   which == XCHG_HIER_NUMA ? OMPI_COMM_TYPE_NUMA
-                                                           : OMPI_COMM_TYPE_SOCKET,
-                                   ctx->rank, MPI_INFO_NULL, &dom));
+#else
+    /* MPI_Comm_split_type has no nonblocking form: inside a task (a
+     * nonblocking call building its plan) the domains cannot be told. */
+    if (xchg_task_current() == NULL) {
+#if defined(OPEN_MPI)
+        XCHG_CHECK(MPI_Comm_split_type(ctx->comm,
+                                       which == XCHG_HIER_NUMA ? OMPI_COMM_TYPE_NUMA
+                                                               : OMPI_COMM_TYPE_SOCKET,
+                                       ctx->rank, MPI_INFO_NULL, &dom));
 #elif defined(MPI_COMM_TYPE_HW_GUIDED)
-    XCHG_CHECK(MPI_Info_create(&info));
-    XCHG_CHECK(MPI_Info_set(info, "mpi_hw_resource_type",
-                            which == XCHG_HIER_NUMA ? "NUMANode" : "Package"));
-    XCHG_CHECK(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_HW_GUIDED, ctx->rank, info, &dom));
+        XCHG_CHECK(MPI_Info_create(&info));
+        XCHG_CHECK(MPI_Info_set(info, "mpi_hw_resource_type",
+                                which == XCHG_HIER_NUMA ? "NUMANode" : "Package"));
+        XCHG_CHECK(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_HW_GUIDED, ctx->rank, info,
+                                       &dom));
+#endif
+    }
 #endif
     int known = dom != MPI_COMM_NULL, all_known = 0;
     if (known) XCHG_CHECK(xchg_allreduce(&ctx->rank, &lowest, 1, MPI_INT, MPI_MIN, dom));
