@@ -39,7 +39,7 @@ smpi() { (cd "$tmp" && timeout "$timeout_s" smpirun -np "$np" -platform "$plat.x
 algo_args=()
 for a in $algos; do algo_args+=(--algo "$a"); done
 csv=$out/smpi-$np.csv
-rm -f "$csv"
+first=1 # the old file stays until the first point has run (a timeout keeps it)
 for s in $sizes; do
     for te in 0 "$test_us"; do
         extra=()
@@ -47,7 +47,8 @@ for s in $sizes; do
         echo "# SMPI P=$np S=$s test-every=$te" >&2
         smpi "$root/$build/tools/xchg-bench" -c alltoallv -m "$s:$s" -i "$iters" -x 1 -r 2 \
             --overlap 1x,2x "${extra[@]}" "${algo_args[@]}" --csv "$tmp/one.csv" >&2
-        if [ -f "$csv" ]; then tail -n +2 "$tmp/one.csv" >> "$csv"; else cp "$tmp/one.csv" "$csv"; fi
+        if [ "$first" = 0 ]; then tail -n +2 "$tmp/one.csv" >> "$csv"; else cp "$tmp/one.csv" "$csv"; fi
+        first=0
     done
 done
 if [ "${FFT:-1}" = 1 ] && [ -x "$build/apps/fft/xchg-fft3d" ]; then

@@ -19,6 +19,8 @@ mkdir -p "$out"
 common=(--append --timeout "${XCHG_ONLINE_TIMEOUT:-900}" --smpi-cfg maxmin/precision:1e-4
         --baselines "" --warmup 27 --iters 2 --algos auto --online-log "$out/exploration.csv")
 # PLATFORM P Q SIZES DISTS COLL, as in grid/run.sh, roughly by simulation cost
+# (the grid's 26 cases: its dragonfly P = 128, Q = 32 at 2 KiB is left out,
+# as in the grid, where SimGrid's solver crashes on nonblocking)
 cases=(
     "fattree 32 4 64,4096 uniform alltoallv"
     "flat 16 4 256,16384 powerlaw alltoallv"
@@ -35,7 +37,7 @@ cases=(
     "torus 64 8 512 powerlaw alltoallv"
     "dragonfly 256 16 64 uniform alltoallv"
     "fattree 128 8 64,1024,16384 uniform alltoallv"
-    "dragonfly 128 32 64,2048 uniform,powerlaw alltoallv"
+    "dragonfly 128 32 64 uniform,powerlaw alltoallv"
 )
 selected=("$@")
 for i in "${!cases[@]}"; do
