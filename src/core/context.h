@@ -24,30 +24,9 @@
 #include "topology.h"
 #include "wait.h" /* what algorithms wait through */
 #include "../select/inputs.h"
+#include "../select/select_state.h"
 
 #define XCHG_MAX_PHASES 8
-
-/* A parsed selection string, kept so that the same string is not parsed
- * again on every call. */
-typedef struct xchg_parsed_selection {
-    char text[256];          /* the string as given ("" when unused) */
-    xchg_choice choice;      /* parsed and fitted to the communicator */
-} xchg_parsed_selection;
-
-/* Automatic selection's memory for one collective (src/select/select.c):
- * the last choices of the model by input, and alltoallv's agreed inputs. */
-#define XCHG_SELECT_MEMO 16
-typedef struct xchg_select_memory {
-    int count, next;                       /* memo entries used, next to replace */
-    int64_t memo_bytes[XCHG_SELECT_MEMO];  /* the inputs that vary between calls */
-    int64_t memo_max_block[XCHG_SELECT_MEMO];
-    int memo_peers[XCHG_SELECT_MEMO];
-    xchg_choice memo_choice[XCHG_SELECT_MEMO];
-    unsigned long calls;                   /* blocking calls that selected */
-    xchg_select_input agreed;              /* alltoallv: the last agreement */
-    int has_reported;                      /* XCHG_VERBOSE: the last choice printed */
-    xchg_choice reported;
-} xchg_select_memory;
 
 /* Time spent in each named phase of the last call (for --breakdown). */
 typedef struct xchg_phase_times {
@@ -71,10 +50,8 @@ typedef struct xchg_context {
     size_t scratch_now, scratch_peak;      /* during the current call */
     size_t last_scratch_peak[XCHG_NUM_COLL];
 
-    xchg_parsed_selection env_selection[XCHG_NUM_COLL];  /* XCHG_ALLTOALLV etc. */
-    xchg_parsed_selection rule_selection[XCHG_NUM_COLL]; /* the built-in rule's */
-    xchg_parsed_selection tuned_selection[XCHG_NUM_COLL]; /* the tuning file's */
-    xchg_select_memory selection[XCHG_NUM_COLL];
+    xchg_select_state selection; /* automatic selection's memory, src/select/'s
+                                    (select_state.h) */
 
     int num_plans;
     unsigned long plan_clock;

@@ -370,7 +370,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
                     !kept_on_host(f, sendbuf, recvbuf)))
         return 0;
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
-        xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLV];
+        xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLV];
         if (o->pending[XCHG_ALLTOALLV].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
         if (!still_decided(o, f, &timed)) return 0;
         m->calls++;
@@ -401,7 +401,7 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
         !sendtypes || !recvbuf || !recvcounts || !rdispls || !recvtypes)
         return 0;
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
-        xchg_select_memory *m = &ctx->selection[XCHG_ALLTOALLW];
+        xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLW];
         if (o->pending[XCHG_ALLTOALLW].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
         if (!still_decided(o, f, &timed)) return 0;
         m->calls++;

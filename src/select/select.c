@@ -107,7 +107,7 @@ static int explicit_choice(xchg_context *ctx, xchg_coll coll, xchg_choice *out,
     const char *env = getenv(env_names[coll]);
     *source = env_names[coll];
     if (env && *env) {
-        int rc = parse_memoized(ctx, coll, env, &ctx->env_selection[coll], out);
+        int rc = parse_memoized(ctx, coll, env, &ctx->selection.env[coll], out);
         if (rc != MPI_SUCCESS) {
             char detail[1024];
             snprintf(detail, sizeof detail, "%s", XCHG_Last_error());
@@ -170,7 +170,7 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_
     xchg_select_input in = *exact;
     in.bytes = xchg_select_size_bucket(in.bytes);
     in.max_block_bytes = xchg_select_size_bucket(in.max_block_bytes);
-    xchg_select_memory *m = &ctx->selection[in.coll];
+    xchg_select_memory *m = &ctx->selection.memory[in.coll];
     for (int i = 0; i < m->count; i++)
         if (m->memo_bytes[i] == in.bytes && m->memo_max_block[i] == in.max_block_bytes &&
             m->memo_peers[i] == in.max_peers) {
@@ -196,7 +196,7 @@ static void report_choice(xchg_context *ctx, const xchg_select_input *in, const 
 {
     if (ctx->rank != 0) return; /* the other ranks made the same choice */
     const char *verbose = getenv("XCHG_VERBOSE");
-    xchg_select_memory *m = &ctx->selection[in->coll];
+    xchg_select_memory *m = &ctx->selection.memory[in->coll];
     if (!verbose || !*verbose || strcmp(verbose, "0") == 0 ||
         (m->has_reported && xchg_choice_equal(&m->reported, choice)))
         return;
@@ -238,10 +238,10 @@ static int automatic_choice(xchg_context *ctx, const xchg_select_input *in, xchg
     if (rc != MPI_SUCCESS) return rc;
     if (tuned) { /* validated when the file was read; fitted to ctx here */
         *source = "a rule of the tuning file";
-        rc = parse_memoized(ctx, in->coll, tuned, &ctx->tuned_selection[in->coll], out);
+        rc = parse_memoized(ctx, in->coll, tuned, &ctx->selection.tuned[in->coll], out);
     } else if (in->bytes < 0) {
         *source = "the fixed rule";
-        rc = parse_memoized(ctx, in->coll, fixed_rule(in->coll), &ctx->rule_selection[in->coll],
+        rc = parse_memoized(ctx, in->coll, fixed_rule(in->coll), &ctx->selection.rule[in->coll],
                             out);
     } else {
         *source = "the cost model";
@@ -354,7 +354,7 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
     *automatic = 0;
     if (rc == MPI_SUCCESS && !source) rc = neighbor_unagreed(ctx, 0, out, &decided, &mode);
     if (rc != MPI_SUCCESS || decided) return rc;
-    xchg_select_memory *m = &ctx->selection[XCHG_NEIGHBOR_ALLTOALLV];
+    xchg_select_memory *m = &ctx->selection.memory[XCHG_NEIGHBOR_ALLTOALLV];
     unsigned long n = m->calls++;
     *automatic = 1;
     const xchg_pattern_cache *cache = &ctx->pattern_cache;
@@ -388,7 +388,7 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         in.max_block_bytes = largest;
     }
     if (xchg_coll_is_v(args->coll)) { /* alltoallv, alltoallw: agreed sizes */
-        xchg_select_memory *m = &ctx->selection[args->coll];
+        xchg_select_memory *m = &ctx->selection.memory[args->coll];
         agree_mode mode;
         if ((rc = agree_mode_of_env(&mode)) != MPI_SUCCESS) return rc;
         if (persistent) {
