@@ -111,4 +111,14 @@ xchg_online *xchg_online_state(xchg_context *ctx);
 double xchg_online_test_time(const xchg_context *ctx, const char *algo, double measured);
 unsigned long xchg_online_check_every(void);
 
+/* online.c: whether XCHG_VERBOSE asks for the exploration lines. */
+int xchg_online_verbose(void);
+
+/* online_decide.c: the decision rules, on agreed times only. */
+double xchg_online_median(const double *v, int n);
+void xchg_online_cut_losers(xchg_online_signature *s); /* the DROP and LOSING rules */
+int xchg_online_next_candidate(const xchg_online_signature *s); /* -1: every one done */
+int xchg_online_mpi_candidate(const xchg_online_signature *s);  /* -1: none */
+void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s);
+
 #endif

@@ -1,0 +1,166 @@
+/*
+ * Online selection's decision rules (online.c's header comment: the DROP
+ * and LOSING cuts, the incumbent rule with its MARGIN, the re-check):
+ * computed from agreed times only, so every rank decides alike. online.c
+ * records the samples and calls these.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "online_state.h"
+#include "select.h"
+
+double xchg_online_median(const double *v, int n)
+{
+    double s[XCHG_ONLINE_SAMPLES > XCHG_ONLINE_DRIFT_WINDOW ? XCHG_ONLINE_SAMPLES
+                                                            : XCHG_ONLINE_DRIFT_WINDOW];
+    memcpy(s, v, (size_t)n * sizeof *v);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
+            double t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+        }
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static void report(const xchg_context *ctx, const xchg_online_signature *s, const double *med,
+                   int switched)
+{
+    if (ctx->rank != 0 || !xchg_online_verbose()) return;
+    char name[256], line[2048];
+    int len = snprintf(line, sizeof line, "xchg: online %s, P=%d, %lld B", xchg_coll_name(s->in.coll),
+                       s->in.comm_size, (long long)s->in.bytes);
+    if (xchg_coll_is_v(s->in.coll))
+        len += snprintf(line + len, sizeof line - (size_t)len, " (largest %lld B, %d peers)",
+                        (long long)s->in.max_block_bytes, s->in.max_peers);
+    else if (s->in.coll == XCHG_ALLGATHERV)
+        len += snprintf(line + len, sizeof line - (size_t)len, " (largest %lld B)",
+                        (long long)s->in.max_block_bytes);
+    len += snprintf(line + len, sizeof line - (size_t)len, ": tried");
+    for (int c = 0; c < s->ncand && len < (int)sizeof line - 1; c++) {
+        xchg_choice_format(&s->cand[c], name, sizeof name);
+        len += snprintf(line + len, sizeof line - (size_t)len, "%s %s %.2f us", c ? "," : "", name,
+                        med[c] * 1e6);
+        if (s->dropped[c] && len < (int)sizeof line - 1)
+            len += snprintf(line + len, sizeof line - (size_t)len, " (dropped after %d)",
+                            s->nsamples[c]);
+    }
+    xchg_choice_format(&s->cand[s->winner], name, sizeof name);
+    double extra = s->explore_seconds - s->recorded * med[s->winner];
+    snprintf(line + len, sizeof line - (size_t)len,
+             " (median of up to %d, slowest rank) -> %s%s; exploring: %d calls, %.1f us more "
+             "than the winner's",
+             XCHG_ONLINE_SAMPLES, name,
+             switched < 0 ? "" : switched ? " (switched)" : " (kept)", s->recorded, extra * 1e6);
+    fprintf(stderr, "%s\n", line);
+}
+
+static double fastest(const double *v, int n)
+{
+    double best = v[0];
+    for (int i = 1; i < n; i++)
+        if (v[i] < best) best = v[i];
+    return best;
+}
+
+/* Clear losers leave the race (the header comment's DROP and LOSING rules).
+ * Never the candidate with the fastest sample, nor the one with the smallest
+ * median of LOSING_AFTER samples or more, so one always remains. Agreed
+ * times only: every rank drops the same candidates at the same call. */
+void xchg_online_cut_losers(xchg_online_signature *s)
+{
+    double best = 0, best_median = 0;
+    int have_best = 0, have_median = 0;
+    double med[XCHG_ONLINE_CANDIDATES];
+    for (int c = 0; c < s->ncand; c++) {
+        if (s->nsamples[c] == 0) continue;
+        double f = fastest(s->samples[c], s->nsamples[c]);
+        if (!have_best || f < best) best = f, have_best = 1;
+        med[c] = xchg_online_median(s->samples[c], s->nsamples[c]);
+    }
+    for (int c = 0; c < s->ncand; c++) {
+        if (s->dropped[c] || s->nsamples[c] == 0) continue;
+        if (fastest(s->samples[c], s->nsamples[c]) > XCHG_ONLINE_DROP * best) s->dropped[c] = 1;
+    }
+    for (int c = 0; c < s->ncand; c++) {
+        if (s->dropped[c] || s->nsamples[c] < XCHG_ONLINE_LOSING_AFTER) continue;
+        have_median = 0;
+        for (int o = 0; o < s->ncand; o++) /* the best median of the others */
+            if (o != c && s->nsamples[o] >= XCHG_ONLINE_LOSING_AFTER &&
+                (!have_median || med[o] < best_median))
+                best_median = med[o], have_median = 1;
+        if (have_median && fastest(s->samples[c], s->nsamples[c]) > XCHG_ONLINE_LOSING * best_median)
+            s->dropped[c] = 1;
+    }
+}
+
+/* The candidate the next exploring call runs: the warm-up round in order,
+ * then the one still in the race with the fewest samples (the earliest on
+ * a tie: round robin); -1 when every one is done. */
+int xchg_online_next_candidate(const xchg_online_signature *s)
+{
+    if (s->recorded < s->ncand) return s->recorded;
+    int next = -1;
+    for (int c = 0; c < s->ncand; c++)
+        if (!s->dropped[c] && s->nsamples[c] < XCHG_ONLINE_SAMPLES &&
+            (next < 0 || s->nsamples[c] < s->nsamples[next]))
+            next = c;
+    return next;
+}
+
+/* The index of `mpi` among the candidates of `s`, or -1. */
+int xchg_online_mpi_candidate(const xchg_online_signature *s)
+{
+    for (int c = 0; c < s->ncand; c++)
+        if (strcmp(s->cand[c].algo->name, "mpi") == 0) return c;
+    return -1;
+}
+
+/* Whether candidate c beats the median `than` by the margin, on enough
+ * samples (the header comment's incumbent rule). */
+static int beats(const xchg_online_signature *s, const double *med, int c, double than)
+{
+    return s->nsamples[c] >= XCHG_ONLINE_SWITCH_SAMPLES && med[c] * (1 + XCHG_ONLINE_MARGIN) < than;
+}
+
+void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
+{
+    double med[XCHG_ONLINE_CANDIDATES];
+    int mpi = xchg_online_mpi_candidate(s), best = -1;
+    for (int c = 0; c < s->ncand; c++)
+        med[c] = s->medians[c] = s->nsamples[c] ? xchg_online_median(s->samples[c], s->nsamples[c]) : 0;
+    /* `mpi` is the incumbent: another candidate takes its place only when
+     * its median beats mpi's by the margin (a dropped mpi was a clear
+     * loser: its few samples still say by how much) */
+    for (int c = 0; c < s->ncand; c++)
+        if (c != mpi && !s->dropped[c] && s->nsamples[c] &&
+            (mpi < 0 || !s->nsamples[mpi] || beats(s, med, c, med[mpi])) &&
+            (best < 0 || med[c] < med[best]))
+            best = c;
+    if (best < 0) best = mpi >= 0 ? mpi : 0; /* nothing beat mpi */
+    int switched = -1;
+    if (s->has_incumbent && best != s->incumbent) { /* a re-check: switch only by a margin */
+        int incumbent_stands = s->incumbent == mpi || mpi < 0 || !s->nsamples[mpi] ||
+                               beats(s, med, s->incumbent, med[mpi]);
+        switched = !incumbent_stands || !s->nsamples[s->incumbent] ||
+                   beats(s, med, best, med[s->incumbent]);
+        if (!switched) best = s->incumbent;
+    } else if (s->has_incumbent) {
+        switched = 0;
+    }
+    s->winner = best;
+    s->winner_seconds = med[best];
+    s->state = SIG_DECIDED;
+    s->explorations++;
+    s->explored_calls += (unsigned long)s->recorded;
+    s->explore_cost += s->explore_seconds - s->recorded * med[best];
+    /* a re-check that kept the winner checks half as often next time */
+    s->check_every = switched == 0 && s->check_every < XCHG_ONLINE_CHECK_MAX
+                         ? 2 * s->check_every : xchg_online_check_every();
+    s->baseline = 0;
+    s->next_check = s->calls + s->check_every;
+    s->reexplore_at = s->calls + XCHG_ONLINE_REEXPLORE_EVERY;
+    report(ctx, s, med, switched);
+}
+
