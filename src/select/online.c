@@ -16,32 +16,38 @@
  *              repeats is never measured);
  *   exploring  the next calls try the candidates: up to MODEL_CANDIDATES of
  *              the model's (its choice, its best of the other kind, flat or
- *              composed, and its next best with another prediction:
+ *              composed, and its next best with another prediction), up to
+ *              OUTSIDE_CANDIDATES it ranks badly or cannot rank (`node_aware`
+ *              on several nodes, `rma_direct` from 1 KiB blocks:
  *              pick_candidates) and `mpi`, the MPI library's own collective.
  *              One round runs each once to warm it up (a plan's first run,
  *              cold caches; on this project's loaded machine it took 2-3x
  *              the next ones; not a sample); then rounds over the candidates
- *              still in the race, up to SAMPLES samples each. A call's time
- *              is the slowest rank's: each rank times the algorithm's run
- *              (plan building excluded) and the maximum is agreed, for
- *              alltoall, allgather and allgatherv by one xchg_allreduce(MAX)
- *              of a double right after the call, for alltoallv and
- *              alltoallw folded into the agreement the collective's next
- *              call makes anyway (select.c's xchg_allreduce(MAX) of int64,
- *              one more element: a pending time makes that call agree
- *              whatever XCHG_AGREE's schedule says). Clear losers leave the
- *              race early (cut_losers): a candidate whose fastest sample is
- *              over DROP (2x) the fastest sample of any, after one sample;
- *              one whose fastest of LOSING_AFTER (3) samples is over LOSING
- *              (1.25x) the median of another's as many, after those. `mpi`
- *              is the incumbent: the winner is `mpi` unless a candidate's
- *              median of at least SWITCH_SAMPLES (5) samples beats mpi's by
- *              MARGIN (5%); among those that do, the smallest median (ties
- *              to the earlier candidate, the model's order). A difference
- *              below the margin is noise on a real machine (issue 26's
- *              16-core run: a 4-rank 16 B alltoall decided for
- *              `nonblocking`, which then ran at 2x MPI's own), and `mpi`
- *              is never slower than the MPI library's own;
+ *              still in the race, up to SAMPLES samples each, more for short
+ *              calls: as many as make SAMPLES x 20 us at the fastest
+ *              warm-up's speed, up to SAMPLES_MAX (40), because one call of
+ *              a few microseconds varies by more than the margin below. A
+ *              call's time is the slowest rank's: each rank times the
+ *              algorithm's run (plan building excluded) and the maximum is
+ *              agreed, for alltoall, allgather and allgatherv by one
+ *              xchg_allreduce(MAX) of a double right after the call, for
+ *              alltoallv and alltoallw folded into the agreement the
+ *              collective's next call makes anyway (select.c's
+ *              xchg_allreduce(MAX) of int64, one more element: a pending
+ *              time makes that call agree whatever XCHG_AGREE's schedule
+ *              says). Clear losers leave the race early (cut_losers): a
+ *              candidate whose warm-up and fastest sample are both over DROP
+ *              (2x) the fastest sample of any, after one sample; one, other
+ *              than `mpi`, whose fastest of LOSING_AFTER (3) samples is over
+ *              LOSING (1.25x) the median of another's as many, after those.
+ *              `mpi` is the incumbent: the winner is `mpi` unless a
+ *              candidate's median of at least SWITCH_SAMPLES (5) samples
+ *              beats mpi's by MARGIN (5%); among those that do, the smallest
+ *              median (ties to the earlier candidate, the model's order). A
+ *              difference below the margin is noise on a real machine (issue
+ *              26's 16-core run: a 4-rank 16 B alltoall decided for
+ *              `nonblocking`, which then ran at 2x MPI's own), and `mpi` is
+ *              never slower than the MPI library's own;
  *   decided    the winner runs; one call in CHECK_EVERY is timed (agreed
  *              like an exploring call). The median of the last
  *              DRIFT_WINDOW such times explores again (keeping the winner
@@ -54,16 +60,18 @@
  * of calls, the same everywhere), so every rank takes the same algorithm
  * whatever its own clock says.
  *
- * Cost of exploring: at most (MODEL_CANDIDATES + 1) * (SAMPLES + 1) = 24
- * calls run candidates that may be slower than the winner, a candidate over
- * 2x the best only 2 of them (its warm-up and one sample), one within 2x but
- * over 1.25x at most 4; each of them adds one agreement (a small allreduce;
- * none extra for alltoallv and alltoallw during their exploration, which
- * agree at every call instead of on their schedule). Afterwards one agreed time per
- * CHECK_EVERY calls. XCHG_VERBOSE=1 prints the exploration's cost (the sum
- * of its calls' times minus as many calls of the winner). In SMPI
- * (docs/results/selection/online/) the 2x cut took the worst case, where
- * `mpi` took 10x the direct exchange, from 4.7% of 1,000 calls to below 3%.
+ * Cost of exploring: at most CANDIDATES (6) x (1 + SAMPLES) = 36 calls, and
+ * for calls under 20 us up to 6 x (1 + SAMPLES_MAX) = 246 short ones, run
+ * candidates that may be slower than the winner; a candidate over 2x the
+ * best only 2 of them (its warm-up and one sample), one within 2x but over
+ * 1.25x at most 4 (but `mpi`); each of them adds one agreement (a small
+ * allreduce; none extra for alltoallv and alltoallw during their
+ * exploration, which agree at every call instead of on their schedule).
+ * Afterwards one agreed time per CHECK_EVERY calls. XCHG_VERBOSE=1 prints
+ * the exploration's cost (the sum of its calls' times minus as many calls of
+ * the winner). In SMPI (docs/results/selection/online/) the 2x cut took the
+ * worst case, where `mpi` took 10x the direct exchange, from 4.7% of 1,000
+ * calls to below 3%. The samples live only while a signature explores.
  *
  * The test hooks (XCHG_TEST_ONLINE_TIMES, XCHG_TEST_ONLINE_CHECK) are in
  * online_hooks.c.
@@ -152,11 +160,30 @@ static int same_prediction(const xchg_candidate *c, const double *chosen, int n)
     return 0;
 }
 
+/* Add the algorithm `name` of s's collective with its defaults, unless it
+ * has none, cannot run here, or is a candidate already. */
+static void add_outside(xchg_context *ctx, xchg_online_signature *s, const char *name)
+{
+    xchg_choice choice;
+    if (!xchg_registry_find(s->in.coll, name) || xchg_choice_parse(s->in.coll, name, &choice) ||
+        xchg_choice_fit(ctx, &choice))
+        return;
+    for (int c = 0; c < s->ncand; c++)
+        if (s->cand[c].algo == choice.algo) return;
+    s->cand[s->ncand++] = choice;
+}
+
 /* The candidates of `s`, in this order: the model's choice; the model's best
  * of the other kind (a composed, hierarchical algorithm when the choice is
  * flat, and the other way round; the model errs most between kinds) whose
  * prediction differs (locality_aware with regions of one rank is the direct
- * exchange); the model's next best with another prediction; then `mpi`. */
+ * exchange); the model's next best with another prediction; then two the
+ * model ranks badly or not at all, where they have won when measured:
+ * `node_aware` with its defaults on more than one node of several ranks
+ * (issue 26's SMPI grid: the best at two points where the model ranked it
+ * 74th), `rma_direct` for alltoall and allgather blocks of 1 KiB or more
+ * (no cost model: one-sided costs depend on the MPI's RMA; on 16 real cores
+ * it took 0.5-0.8x MPI's own allgather from 4 KiB); then `mpi`. */
 static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xchg_choice *model)
 {
     const xchg_platform *plat;
@@ -187,6 +214,9 @@ static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xc
             break;
         }
     free(all);
+    if (rc == MPI_SUCCESS && s->in.num_nodes > 1 && s->in.max_node_size > 1)
+        add_outside(ctx, s, "node_aware");
+    if (rc == MPI_SUCCESS && s->in.bytes >= 1024) add_outside(ctx, s, "rma_direct");
     const xchg_algorithm *mpi = xchg_registry_find(s->in.coll, "mpi");
     if (rc == MPI_SUCCESS && mpi) {
         xchg_choice own = {.algo = mpi};
@@ -197,17 +227,21 @@ static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xc
     return rc;
 }
 
-static void start_exploring(xchg_online_signature *s, int keep_incumbent)
+static int start_exploring(xchg_online_signature *s, int keep_incumbent)
 {
+    s->samples = malloc((size_t)s->ncand * XCHG_ONLINE_SAMPLES_MAX * sizeof *s->samples);
+    if (!s->samples) return xchg_error(MPI_ERR_NO_MEM, "out of memory for online selection");
     s->has_incumbent = keep_incumbent && s->state == SIG_DECIDED;
     s->incumbent = s->winner;
     s->state = SIG_EXPLORING;
     s->recorded = 0;
     s->next = 0;
+    s->samples_wanted = XCHG_ONLINE_SAMPLES;
     s->explore_seconds = 0;
     s->ndrift = 0;
     memset(s->nsamples, 0, sizeof s->nsamples);
     memset(s->dropped, 0, sizeof s->dropped);
+    return MPI_SUCCESS;
 }
 
 int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int persistent,
@@ -234,10 +268,11 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     unsigned long n = s->calls++;
     s->last_use = ++o->clock;
     if (s->state == SIG_SEEN && n + 1 > XCHG_ONLINE_REPEATS) {
-        if ((rc = pick_candidates(ctx, s, model)) != MPI_SUCCESS) return rc;
-        start_exploring(s, 0);
+        if ((rc = pick_candidates(ctx, s, model)) != MPI_SUCCESS ||
+            (rc = start_exploring(s, 0)) != MPI_SUCCESS)
+            return rc;
     } else if (s->state == SIG_DECIDED && n >= s->reexplore_at) {
-        start_exploring(s, 1);
+        if ((rc = start_exploring(s, 1)) != MPI_SUCCESS) return rc;
     }
     if (s->state == SIG_SEEN) return MPI_SUCCESS;
     int k = -1;
@@ -261,19 +296,25 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
 
 /* ---- Recording agreed times (the decision rules: online_decide.c) ----- */
 
-static void record(xchg_context *ctx, int sig, unsigned long id, int cand, double seconds)
+static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double seconds)
 {
     xchg_online *o = ctx->online;
-    if (!o || sig < 0 || sig >= o->count || o->sig[sig].id != id) return; /* evicted */
+    if (!o || sig < 0 || sig >= o->count || o->sig[sig].id != id) return MPI_SUCCESS; /* evicted */
     xchg_online_signature *s = &o->sig[sig];
     if (s->state == SIG_EXPLORING) {
         /* each candidate's first call warms it up (its plan's first run,
-         * cold caches) and is not a sample */
+         * cold caches) and is not a sample; the fastest of them sets how
+         * many samples a candidate takes */
         int warm_up = s->recorded < s->ncand;
-        if (!warm_up && cand >= 0 && cand < s->ncand && s->nsamples[cand] < XCHG_ONLINE_SAMPLES)
-            s->samples[cand][s->nsamples[cand]++] = seconds;
+        if (!warm_up && cand >= 0 && cand < s->ncand && s->nsamples[cand] < s->samples_wanted)
+            xchg_online_samples_of(s, cand)[s->nsamples[cand]++] = seconds;
+        if (warm_up && cand >= 0 && cand < s->ncand) s->warm_up[cand] = seconds;
+        if (warm_up && (s->recorded == 0 || seconds < s->fastest_warm_up))
+            s->fastest_warm_up = seconds;
         s->recorded++;
         s->explore_seconds += seconds;
+        if (warm_up && s->recorded == s->ncand)
+            s->samples_wanted = xchg_online_samples_wanted(s->fastest_warm_up);
         if (!warm_up) xchg_online_cut_losers(s);
         s->next = xchg_online_next_candidate(s);
         if (s->next < 0) xchg_online_decide(ctx, s);
@@ -283,7 +324,7 @@ static void record(xchg_context *ctx, int sig, unsigned long id, int cand, doubl
             s->ndrift--;
         }
         s->drift[s->ndrift++] = seconds;
-        if (s->ndrift < XCHG_ONLINE_DRIFT_WINDOW) return;
+        if (s->ndrift < XCHG_ONLINE_DRIFT_WINDOW) return MPI_SUCCESS;
         double now = xchg_online_median(s->drift, s->ndrift);
         int mpi = xchg_online_mpi_candidate(s);
         if (mpi >= 0 && mpi != s->winner && s->nsamples[mpi] && now > s->medians[mpi]) {
@@ -293,7 +334,7 @@ static void record(xchg_context *ctx, int sig, unsigned long id, int cand, doubl
                                 "%.2f us when explored: exploring again\n",
                         xchg_coll_name(s->in.coll), s->in.comm_size, (long long)s->in.bytes,
                         now * 1e6, s->medians[mpi] * 1e6);
-            start_exploring(s, 1);
+            return start_exploring(s, 1);
         } else if (s->baseline <= 0) { /* the first window: what a lone timed call takes */
             s->baseline = now;
             s->ndrift = 0;
@@ -303,9 +344,10 @@ static void record(xchg_context *ctx, int sig, unsigned long id, int cand, doubl
                                 "(%.2f us, was %.2f us): exploring again\n",
                         xchg_coll_name(s->in.coll), s->in.comm_size, (long long)s->in.bytes,
                         now * 1e6, s->baseline * 1e6);
-            start_exploring(s, 1);
+            return start_exploring(s, 1);
         }
     }
+    return MPI_SUCCESS;
 }
 
 double xchg_online_start(xchg_context *ctx)
@@ -330,8 +372,7 @@ static int measured(xchg_context *ctx, xchg_coll coll, double seconds)
     double slowest;
     int rc = xchg_allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on a measured time");
-    record(ctx, o->measuring_sig, o->measuring_id, o->measuring_cand, slowest);
-    return MPI_SUCCESS;
+    return record(ctx, o->measuring_sig, o->measuring_id, o->measuring_cand, slowest);
 }
 
 int xchg_online_sample(xchg_context *ctx, xchg_coll coll, int sig, int cand, double seconds)
@@ -364,13 +405,13 @@ int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll)
     return xchg_online_pending(ctx, coll) ? ctx->online->pending[coll].ns : 0;
 }
 
-void xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns)
+int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns)
 {
     xchg_online *o = ctx->online;
-    if (!xchg_online_pending(ctx, coll)) return;
+    if (!xchg_online_pending(ctx, coll)) return MPI_SUCCESS;
     xchg_online_pending_time *p = &o->pending[coll];
     p->armed = 0;
-    record(ctx, p->sig, p->id, p->cand, (double)(max_ns - 1) * 1e-9);
+    return record(ctx, p->sig, p->id, p->cand, (double)(max_ns - 1) * 1e-9);
 }
 
 void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,

@@ -50,7 +50,7 @@ int xchg_online_pending(const xchg_context *ctx, xchg_coll coll);
 int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll);
 
 /* The agreement's maximum of the pending time, nanoseconds. */
-void xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns);
+int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns);
 
 /* ---- The fast path (api.c; online_fast.c) ---------------------------------
  * Once a blocking call ran `mpi` (decided by online selection, a tuning rule

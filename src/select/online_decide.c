@@ -5,6 +5,7 @@
  * records the samples and calls these.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "online_state.h"
@@ -12,8 +13,8 @@
 
 double xchg_online_median(const double *v, int n)
 {
-    double s[XCHG_ONLINE_SAMPLES > XCHG_ONLINE_DRIFT_WINDOW ? XCHG_ONLINE_SAMPLES
-                                                            : XCHG_ONLINE_DRIFT_WINDOW];
+    double s[XCHG_ONLINE_SAMPLES_MAX > XCHG_ONLINE_DRIFT_WINDOW ? XCHG_ONLINE_SAMPLES_MAX
+                                                                : XCHG_ONLINE_DRIFT_WINDOW];
     memcpy(s, v, (size_t)n * sizeof *v);
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
@@ -51,7 +52,7 @@ static void report(const xchg_context *ctx, const xchg_online_signature *s, cons
     snprintf(line + len, sizeof line - (size_t)len,
              " (median of up to %d, slowest rank) -> %s%s; exploring: %d calls, %.1f us more "
              "than the winner's",
-             XCHG_ONLINE_SAMPLES, name,
+             s->samples_wanted, name,
              switched < 0 ? "" : switched ? " (switched)" : " (kept)", s->recorded, extra * 1e6);
     fprintf(stderr, "%s\n", line);
 }
@@ -66,32 +67,35 @@ static double fastest(const double *v, int n)
 
 /* Clear losers leave the race (the header comment's DROP and LOSING rules).
  * Never the candidate with the fastest sample, nor the one with the smallest
- * median of LOSING_AFTER samples or more, so one always remains. Agreed
- * times only: every rank drops the same candidates at the same call. */
+ * median of LOSING_AFTER samples or more, so one always remains; `mpi`,
+ * the incumbent, only by DROP: its median is what the others must beat, so
+ * it takes all its samples unless it is twice as slow. Agreed times only:
+ * every rank drops the same candidates at the same call. */
 void xchg_online_cut_losers(xchg_online_signature *s)
 {
     double best = 0, best_median = 0;
     int have_best = 0, have_median = 0;
-    double med[XCHG_ONLINE_CANDIDATES];
+    double med[XCHG_ONLINE_CANDIDATES], first[XCHG_ONLINE_CANDIDATES];
     for (int c = 0; c < s->ncand; c++) {
         if (s->nsamples[c] == 0) continue;
-        double f = fastest(s->samples[c], s->nsamples[c]);
-        if (!have_best || f < best) best = f, have_best = 1;
-        med[c] = xchg_online_median(s->samples[c], s->nsamples[c]);
+        first[c] = fastest(xchg_online_samples_of(s, c), s->nsamples[c]);
+        if (!have_best || first[c] < best) best = first[c], have_best = 1;
+        med[c] = xchg_online_median(xchg_online_samples_of(s, c), s->nsamples[c]);
     }
-    for (int c = 0; c < s->ncand; c++) {
+    for (int c = 0; c < s->ncand; c++) { /* two calls over 2x: not one hiccup */
         if (s->dropped[c] || s->nsamples[c] == 0) continue;
-        if (fastest(s->samples[c], s->nsamples[c]) > XCHG_ONLINE_DROP * best) s->dropped[c] = 1;
+        double quickest = first[c] < s->warm_up[c] ? first[c] : s->warm_up[c];
+        if (quickest > XCHG_ONLINE_DROP * best) s->dropped[c] = 1;
     }
+    int mpi = xchg_online_mpi_candidate(s); /* the incumbent: only a clear loser leaves */
     for (int c = 0; c < s->ncand; c++) {
-        if (s->dropped[c] || s->nsamples[c] < XCHG_ONLINE_LOSING_AFTER) continue;
+        if (c == mpi || s->dropped[c] || s->nsamples[c] < XCHG_ONLINE_LOSING_AFTER) continue;
         have_median = 0;
         for (int o = 0; o < s->ncand; o++) /* the best median of the others */
             if (o != c && s->nsamples[o] >= XCHG_ONLINE_LOSING_AFTER &&
                 (!have_median || med[o] < best_median))
                 best_median = med[o], have_median = 1;
-        if (have_median && fastest(s->samples[c], s->nsamples[c]) > XCHG_ONLINE_LOSING * best_median)
-            s->dropped[c] = 1;
+        if (have_median && first[c] > XCHG_ONLINE_LOSING * best_median) s->dropped[c] = 1;
     }
 }
 
@@ -103,10 +107,25 @@ int xchg_online_next_candidate(const xchg_online_signature *s)
     if (s->recorded < s->ncand) return s->recorded;
     int next = -1;
     for (int c = 0; c < s->ncand; c++)
-        if (!s->dropped[c] && s->nsamples[c] < XCHG_ONLINE_SAMPLES &&
+        if (!s->dropped[c] && s->nsamples[c] < s->samples_wanted &&
             (next < 0 || s->nsamples[c] < s->nsamples[next]))
             next = c;
     return next;
+}
+
+/* Samples per candidate: SAMPLES, and for a call shorter than SHORT_SECONDS
+ * at the speed of the fastest warm-up (an agreed time: the same on every
+ * rank) as many more as make SAMPLES x SHORT_SECONDS, SAMPLES_MAX at most.
+ * A call of a few microseconds varies by more than the margin between
+ * candidates: five of them decided for algorithms that a benchmark's median
+ * then put 1.1-1.25x behind MPI's own (issue 26's 16-core run). */
+int xchg_online_samples_wanted(double fastest_warm_up)
+{
+    double wanted = XCHG_ONLINE_SAMPLES * XCHG_ONLINE_SHORT_SECONDS /
+                    (fastest_warm_up > 0 ? fastest_warm_up : XCHG_ONLINE_SHORT_SECONDS);
+    return wanted >= XCHG_ONLINE_SAMPLES_MAX ? XCHG_ONLINE_SAMPLES_MAX
+           : wanted <= XCHG_ONLINE_SAMPLES   ? XCHG_ONLINE_SAMPLES
+                                             : (int)wanted;
 }
 
 /* The index of `mpi` among the candidates of `s`, or -1. */
@@ -129,7 +148,10 @@ void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
     double med[XCHG_ONLINE_CANDIDATES];
     int mpi = xchg_online_mpi_candidate(s), best = -1;
     for (int c = 0; c < s->ncand; c++)
-        med[c] = s->medians[c] = s->nsamples[c] ? xchg_online_median(s->samples[c], s->nsamples[c]) : 0;
+        med[c] = s->medians[c] =
+            s->nsamples[c] ? xchg_online_median(xchg_online_samples_of(s, c), s->nsamples[c]) : 0;
+    free(s->samples); /* the medians are what a decided signature keeps */
+    s->samples = NULL;
     /* `mpi` is the incumbent: another candidate takes its place only when
      * its median beats mpi's by the margin (a dropped mpi was a clear
      * loser: its few samples still say by how much) */

@@ -43,8 +43,8 @@ static void keep(const xchg_online_signature *s)
     if (xchg_coll_is_v(s->in.coll) && s->in.max_peers < s->in.comm_size - 1) return;
     learned l = {.in = s->in};
     xchg_choice_format(&s->cand[s->winner], l.algorithm, sizeof l.algorithm);
-    int len = snprintf(l.comment, sizeof l.comment, "online selection, median of %d (slowest rank):",
-                       XCHG_ONLINE_SAMPLES);
+    int len = snprintf(l.comment, sizeof l.comment,
+                       "online selection, median of up to %d (slowest rank):", s->samples_wanted);
     for (int c = 0; c < s->ncand && len < (int)sizeof l.comment - 1; c++) {
         char name[256];
         xchg_choice_format(&s->cand[c], name, sizeof name);
@@ -76,6 +76,7 @@ void xchg_online_release(xchg_context *ctx)
         for (int i = 0; i < o->count; i++)
             if (o->sig[i].state == SIG_DECIDED) keep(&o->sig[i]);
     for (int c = 0; c < XCHG_NUM_COLL; c++) free(o->fast[c].kept);
+    for (int i = 0; i < o->count; i++) free(o->sig[i].samples);
     free(o);
 }
 

@@ -11,8 +11,12 @@
 /* The constants of online.c's header comment. */
 #define XCHG_ONLINE_REPEATS 2             /* calls on the model before exploring */
 #define XCHG_ONLINE_MODEL_CANDIDATES 3    /* of the model's tried (pick_candidates) */
-#define XCHG_ONLINE_CANDIDATES (XCHG_ONLINE_MODEL_CANDIDATES + 1) /* and mpi */
-#define XCHG_ONLINE_SAMPLES 5             /* timed calls per candidate, at most */
+#define XCHG_ONLINE_OUTSIDE_CANDIDATES 2  /* node_aware, rma_direct: beyond the model */
+#define XCHG_ONLINE_CANDIDATES (XCHG_ONLINE_MODEL_CANDIDATES + XCHG_ONLINE_OUTSIDE_CANDIDATES + 1)
+                                          /* and mpi */
+#define XCHG_ONLINE_SAMPLES 5             /* samples per candidate, at most, of a call */
+#define XCHG_ONLINE_SHORT_SECONDS 20e-6   /*   that lasts 20 us or more; of shorter ones */
+#define XCHG_ONLINE_SAMPLES_MAX 40        /*   more, up to 40 (xchg_online_samples_wanted) */
 #define XCHG_ONLINE_DROP 2.0              /* dropped: fastest sample over 2x the fastest */
 #define XCHG_ONLINE_LOSING 1.25           /* dropped after LOSING_AFTER samples: fastest */
 #define XCHG_ONLINE_LOSING_AFTER 3        /*   over 1.25x another's median of as many */
@@ -34,11 +38,15 @@ typedef struct xchg_online_signature {
     unsigned long calls, last_use; /* calls of this signature; LRU clock */
     int ncand;
     xchg_choice cand[XCHG_ONLINE_CANDIDATES];
-    double samples[XCHG_ONLINE_CANDIDATES][XCHG_ONLINE_SAMPLES]; /* agreed seconds */
+    double *samples;               /* agreed seconds, SAMPLES_MAX per candidate
+                                      (xchg_online_samples_of); only while exploring */
     int nsamples[XCHG_ONLINE_CANDIDATES];
+    double warm_up[XCHG_ONLINE_CANDIDATES]; /* each one's warm-up call, agreed seconds */
     int dropped[XCHG_ONLINE_CANDIDATES]; /* stopped early: a clear loser */
     int next;                      /* the candidate the next exploring call runs */
     int recorded;                  /* calls timed in this exploration (warm-ups too) */
+    int samples_wanted;            /* per candidate: SAMPLES, more for short calls */
+    double fastest_warm_up;        /* the fastest agreed warm-up call (sets it) */
     double explore_seconds;        /* their sum */
     int winner, has_incumbent, incumbent;
     double medians[XCHG_ONLINE_CANDIDATES]; /* of the last exploration */
@@ -118,6 +126,13 @@ int xchg_online_verbose(void);
 double xchg_online_median(const double *v, int n);
 void xchg_online_cut_losers(xchg_online_signature *s); /* the DROP and LOSING rules */
 int xchg_online_next_candidate(const xchg_online_signature *s); /* -1: every one done */
+int xchg_online_samples_wanted(double fastest_warm_up); /* per candidate */
+
+/* Candidate c's samples (while exploring). */
+static inline double *xchg_online_samples_of(const xchg_online_signature *s, int c)
+{
+    return s->samples + (size_t)c * XCHG_ONLINE_SAMPLES_MAX;
+}
 int xchg_online_mpi_candidate(const xchg_online_signature *s);  /* -1: none */
 void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s);
 

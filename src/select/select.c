@@ -310,7 +310,7 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
     int64_t global[4];
     int rc = xchg_allreduce(local, global, 4, MPI_INT64_T, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on the alltoallv's sizes");
-    xchg_online_agreed(ctx, args->coll, global[3]);
+    if ((rc = xchg_online_agreed(ctx, args->coll, global[3])) != MPI_SUCCESS) return rc;
     in->bytes = global[0] / (args->size > 0 ? args->size : 1);
     in->max_block_bytes = global[1];
     in->max_peers = (int)global[2];
