@@ -59,8 +59,9 @@ int xchg_call_run(xchg_context *ctx, xchg_args *args, int nonblocking)
     if (rc == MPI_SUCCESS) rc = kind->plan_of(ctx, args, nonblocking, &plan);
     if (rc != MPI_SUCCESS) return rc;
     int timed = kind->online && !nonblocking;
-    double start = timed ? xchg_online_start(ctx) : 0; /* online selection times it */
-    rc = xchg_plan_execute(plan, args);
+    double start = 0;
+    if (timed) rc = xchg_online_start(ctx, &start); /* online selection times it */
+    if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, args);
     if (rc == MPI_SUCCESS && timed) rc = xchg_online_finish(ctx, args, &plan->choice, start);
     kind->release(plan);
     return rc;

@@ -444,19 +444,20 @@ static void margin(void)
     unsetenv("XCHG_TEST_ONLINE_CHECK");
 }
 
-/* Short calls take more samples: as many as make 5 x 20 us at the fastest
- * warm-up call's speed, 40 at most (online_decide.c). At forced times of 2
- * and 4 us mpi takes 40 samples (the others leave the race after 3: over
- * 1.25x); at 1000 and 2000 us, 5. Every rank counts the same calls, and the
- * decision follows the forced times. */
+/* Short calls take more samples while their times spread: as many as make
+ * 5 x 20 us at the fastest warm-up call's speed, 40 at most (online.c). At
+ * forced times of 2-2.2 us (alternating: a 10% spread, over the 5% margin)
+ * mpi takes 40 samples; at a steady 2 us, or at 1000-1100 us (5 x 20 us
+ * take one call), 5. The others, over 1.25x, leave the race after 3. Every
+ * rank counts the same calls, and the decision follows the forced times. */
 static void short_calls(void)
 {
     char what[256], name[NAME_LEN];
     static const struct {
         const char *times;
         int mpi_samples;
-    } cases[] = {{"*:mpi=2,*=4", 40}, {"*:mpi=1000,*=2000", 5}};
-    for (int k = 0; k < 2; k++)
+    } cases[] = {{"*:mpi=2-2.2,*=3-3.2", 40}, {"*:mpi=2,*=3", 5}, {"*:mpi=1000-1100,*=2000", 5}};
+    for (int k = 0; k < 3; k++)
         for (int c = 0; c < 2; c++) { /* alltoall; alltoallv (its time agreed a call later) */
             MPI_Comm comm;
             CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));

@@ -23,10 +23,12 @@
  *              One round runs each once to warm it up (a plan's first run,
  *              cold caches; on this project's loaded machine it took 2-3x
  *              the next ones; not a sample); then rounds over the candidates
- *              still in the race, up to SAMPLES samples each, more for short
- *              calls: as many as make SAMPLES x 20 us at the fastest
- *              warm-up's speed, up to SAMPLES_MAX (40), because one call of
- *              a few microseconds varies by more than the margin below. A
+ *              still in the race, SAMPLES samples each, and more while a
+ *              candidate's samples spread over more than MARGIN of their
+ *              median, up to as many as make SAMPLES x 20 us at the fastest
+ *              warm-up's speed, SAMPLES_MAX (40) at most: one call of a few
+ *              microseconds varies by more than the margin below (where
+ *              times do not vary, as in a simulation, SAMPLES settle it). A
  *              call's time is the slowest rank's: each rank times the
  *              algorithm's run (plan building excluded) and the maximum is
  *              agreed, for alltoall, allgather and allgatherv by one
@@ -37,8 +39,8 @@
  *              time makes that call agree whatever XCHG_AGREE's schedule
  *              says). Clear losers leave the race early (cut_losers): a
  *              candidate whose warm-up and fastest sample are both over DROP
- *              (2x) the fastest sample of any, after one sample; one, other
- *              than `mpi`, whose fastest of LOSING_AFTER (3) samples is over
+ *              (2x) the fastest sample of any, after one sample; one whose
+ *              fastest of LOSING_AFTER (3; `mpi`: SAMPLES) samples is over
  *              LOSING (1.25x) the median of another's as many, after those.
  *              `mpi` is the incumbent: the winner is `mpi` unless a
  *              candidate's median of at least SWITCH_SAMPLES (5) samples
@@ -64,7 +66,7 @@
  * for calls under 20 us up to 6 x (1 + SAMPLES_MAX) = 246 short ones, run
  * candidates that may be slower than the winner; a candidate over 2x the
  * best only 2 of them (its warm-up and one sample), one within 2x but over
- * 1.25x at most 4 (but `mpi`); each of them adds one agreement (a small
+ * 1.25x at most 4 (`mpi`: 6); each of them adds one agreement (a small
  * allreduce; none extra for alltoallv and alltoallw during their
  * exploration, which agree at every call instead of on their schedule).
  * Afterwards one agreed time per CHECK_EVERY calls. XCHG_VERBOSE=1 prints
@@ -83,6 +85,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "../core/wait.h"
 #include "model.h"
 #include "online_state.h"
 #include "select.h"
@@ -335,7 +338,7 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
                         xchg_coll_name(s->in.coll), s->in.comm_size, (long long)s->in.bytes,
                         now * 1e6, s->medians[mpi] * 1e6);
             return start_exploring(s, 1);
-        } else if (s->baseline <= 0) { /* the first window: what a lone timed call takes */
+        } else if (s->baseline <= 0) { /* the first window: what a drift sample takes */
             s->baseline = now;
             s->ndrift = 0;
         } else if (now > s->baseline * (1 + XCHG_ONLINE_DRIFT)) {
@@ -350,9 +353,22 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
     return MPI_SUCCESS;
 }
 
-double xchg_online_start(xchg_context *ctx)
+int xchg_online_drift_start(xchg_context *ctx, double *start)
 {
-    return ctx->online && ctx->online->measure_now ? MPI_Wtime() : 0;
+    int rc = xchg_barrier(ctx->comm);
+    if (rc != MPI_SUCCESS) return xchg_error(rc, "lining the ranks up for a timed call");
+    *start = MPI_Wtime();
+    return MPI_SUCCESS;
+}
+
+int xchg_online_start(xchg_context *ctx, double *start)
+{
+    xchg_online *o = ctx->online;
+    *start = 0;
+    if (!o || !o->measure_now) return MPI_SUCCESS;
+    if (o->sig[o->measuring_sig].state == SIG_DECIDED) return xchg_online_drift_start(ctx, start);
+    *start = MPI_Wtime();
+    return MPI_SUCCESS;
 }
 
 static int measured(xchg_context *ctx, xchg_coll coll, double seconds)

@@ -68,9 +68,9 @@ static double fastest(const double *v, int n)
 /* Clear losers leave the race (the header comment's DROP and LOSING rules).
  * Never the candidate with the fastest sample, nor the one with the smallest
  * median of LOSING_AFTER samples or more, so one always remains; `mpi`,
- * the incumbent, only by DROP: its median is what the others must beat, so
- * it takes all its samples unless it is twice as slow. Agreed times only:
- * every rank drops the same candidates at the same call. */
+ * the incumbent whose median the others must beat, by LOSING only after
+ * SAMPLES samples. Agreed times only: every rank drops the same candidates
+ * at the same call. */
 void xchg_online_cut_losers(xchg_online_signature *s)
 {
     double best = 0, best_median = 0;
@@ -87,9 +87,10 @@ void xchg_online_cut_losers(xchg_online_signature *s)
         double quickest = first[c] < s->warm_up[c] ? first[c] : s->warm_up[c];
         if (quickest > XCHG_ONLINE_DROP * best) s->dropped[c] = 1;
     }
-    int mpi = xchg_online_mpi_candidate(s); /* the incumbent: only a clear loser leaves */
+    int mpi = xchg_online_mpi_candidate(s); /* the incumbent: judged on SAMPLES */
     for (int c = 0; c < s->ncand; c++) {
-        if (c == mpi || s->dropped[c] || s->nsamples[c] < XCHG_ONLINE_LOSING_AFTER) continue;
+        int after = c == mpi ? XCHG_ONLINE_SAMPLES : XCHG_ONLINE_LOSING_AFTER;
+        if (s->dropped[c] || s->nsamples[c] < after) continue;
         have_median = 0;
         for (int o = 0; o < s->ncand; o++) /* the best median of the others */
             if (o != c && s->nsamples[o] >= XCHG_ONLINE_LOSING_AFTER &&
@@ -99,16 +100,34 @@ void xchg_online_cut_losers(xchg_online_signature *s)
     }
 }
 
+/* Whether candidate c needs another sample: fewer than SAMPLES, or fewer
+ * than samples_wanted while its samples spread over more than MARGIN of
+ * their median (its median is not yet known to within the margin; in a
+ * simulation, where a candidate takes the same time at every call, SAMPLES
+ * settle it). */
+static int unsettled(const xchg_online_signature *s, int c)
+{
+    int n = s->nsamples[c];
+    if (n < XCHG_ONLINE_SAMPLES) return 1;
+    if (n >= s->samples_wanted) return 0;
+    const double *v = xchg_online_samples_of(s, c);
+    double lo = v[0], hi = v[0];
+    for (int i = 1; i < n; i++) {
+        if (v[i] < lo) lo = v[i];
+        if (v[i] > hi) hi = v[i];
+    }
+    return hi - lo > XCHG_ONLINE_MARGIN * xchg_online_median(v, n);
+}
+
 /* The candidate the next exploring call runs: the warm-up round in order,
- * then the one still in the race with the fewest samples (the earliest on
- * a tie: round robin); -1 when every one is done. */
+ * then the unsettled one still in the race with the fewest samples (the
+ * earliest on a tie: round robin); -1 when every one is done. */
 int xchg_online_next_candidate(const xchg_online_signature *s)
 {
     if (s->recorded < s->ncand) return s->recorded;
     int next = -1;
     for (int c = 0; c < s->ncand; c++)
-        if (!s->dropped[c] && s->nsamples[c] < s->samples_wanted &&
-            (next < 0 || s->nsamples[c] < s->nsamples[next]))
+        if (!s->dropped[c] && unsettled(s, c) && (next < 0 || s->nsamples[c] < s->nsamples[next]))
             next = c;
     return next;
 }

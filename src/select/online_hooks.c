@@ -5,9 +5,11 @@
  * agreement: "R:ALGO=US,ALGO=US;R:..." gives rank R of the communicator
  * (R "*": every rank not listed) the time US microseconds for candidates of
  * algorithm ALGO ("*": any other algorithm); a time not given stays
- * measured. It is read at every measured call, so a test may change it while
- * running, and force times under which the ranks would each prefer another
- * winner: the decisions must follow the agreed (slowest rank's) times only.
+ * measured; "US-US2" alternates between the two on this rank's successive
+ * timed calls (a spread, as real times have). It is read at every measured
+ * call, so a test may change it while running, and force times under which
+ * the ranks would each prefer another winner: the decisions must follow the
+ * agreed (slowest rank's) times only.
  *
  * XCHG_TEST_ONLINE_CHECK=N times one decided call in N instead of
  * CHECK_EVERY, so a drift shows after fewer calls.
@@ -21,8 +23,10 @@
  * seconds; `measured` when none is given. */
 double xchg_online_test_time(const xchg_context *ctx, const char *algo, double measured)
 {
+    static unsigned long timed_calls; /* US-US2 alternates: every rank times the same calls */
     const char *spec = getenv("XCHG_TEST_ONLINE_TIMES");
     if (!spec || !*spec) return measured;
+    timed_calls++;
     double any_rank = -1, own_rank = -1;
     int own_found = 0;
     for (const char *group = spec; group && *group; group = strchr(group, ';')) {
@@ -38,7 +42,9 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
             const char *eq = strchr(item, '=');
             if (!eq || (stop && eq > stop)) break;
             size_t len = (size_t)(eq - item);
-            double us = strtod(eq + 1, NULL);
+            char *after;
+            double us = strtod(eq + 1, &after);
+            if (*after == '-' && (timed_calls & 1)) us = strtod(after + 1, NULL); /* US-US2 */
             if (len == 1 && item[0] == '*') other = us;
             else if (len == strlen(algo) && strncmp(item, algo, len) == 0) given = us;
             item = strchr(eq, ',');
