@@ -183,7 +183,7 @@ wall() {
 # sizes); what the 5-iteration run took beyond that is its fixed cost
 # (start-up, and per size the set-up, which a point of step 2 pays once).
 # A point of step 2 costs: start-ups + its size's set-up + (iterations +
-# 100 warm-up) x its iteration time (+10%: the model's choice is one row
+# real.sh's 300 warm-up) x its iteration time (+10%: the model's choice is one row
 # more). Sets iters and predicted[NP]; returns 2 when it took more than a
 # third of step 2's time, 1 when a run failed.
 online_calibrate() {
@@ -242,9 +242,9 @@ online_calibrate() {
     # what is left of the budget after the calibration
     budget=$((budget - ($(date +%s) - online_t0)))
     iters=$(awk -v b="$budget" -v f="$fixed" -v w="$work" \
-        'BEGIN { i = (b - f) / w - 100; i = int(i / 10) * 10; if (i > 2000) i = 2000; if (i < 100) i = 100; print i }')
+        'BEGIN { i = (b - f) / w - 300; i = int(i / 10) * 10; if (i > 2000) i = 2000; if (i < 100) i = 100; print i }')
     for np in $np_list; do
-        predicted[$np]=$(awk -v f="${fixed_of[$np]}" -v w="${work_of[$np]}" -v i="$iters" 'BEGIN { printf "%.0f", f + w * (i + 100) }')
+        predicted[$np]=$(awk -v f="${fixed_of[$np]}" -v w="${work_of[$np]}" -v i="$iters" 'BEGIN { printf "%.0f", f + w * (i + 300) }')
         echo "calibration: $np ranks: expect ${predicted[$np]} s"
     done
     printf 'calibration: %.0f s fixed, %.3f s per iteration of everything: %s iterations (100..2000) for the %s s left\n' \

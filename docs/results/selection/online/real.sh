@@ -10,6 +10,8 @@
 #   usage: docs/results/selection/online/real.sh
 #   XCHG_ONLINE_NP="4 8"  XCHG_ONLINE_SIZES="16 64 ... 65536"
 #   XCHG_ONLINE_COLLS="alltoallv alltoall allgather"  XCHG_ONLINE_ITERS=2000
+#   XCHG_ONLINE_WARMUP=300 (warm-up calls per row: auto's exploration takes
+#   up to about 250 short calls, so the measured ones are all decided)
 #   XCHG_ONLINE_MPIRUN="mpirun.openmpi --oversubscribe"  XCHG_ONLINE_BUILD=build
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
@@ -18,6 +20,7 @@ mkdir -p "$out"
 csv=$out/results.csv
 mpirun=${XCHG_ONLINE_MPIRUN:-mpirun.openmpi --oversubscribe}
 iters=${XCHG_ONLINE_ITERS:-2000}
+warmup=${XCHG_ONLINE_WARMUP:-300}
 build=${XCHG_ONLINE_BUILD:-build}
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
@@ -32,7 +35,7 @@ for np in ${XCHG_ONLINE_NP:-4 8}; do
                         --ranks "$np" --ppn "$np" --top 0 | head -1)
             # shellcheck disable=SC2086 # $mpirun is a command with options
             timeout 1800 $mpirun -n "$np" "$build"/tools/xchg-bench -c "$coll" -m "$s:$s" \
-                --algo all -a "$model" -i "$iters" -x 100 --csv "$tmp" >/dev/null
+                --algo all -a "$model" -i "$iters" -x "$warmup" --csv "$tmp" >/dev/null
             if [ ! -s "$csv" ]; then
                 printf 'np,model_choice,%s\n' "$(head -1 "$tmp")" >"$csv"
             fi
