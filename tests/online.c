@@ -423,7 +423,9 @@ static void margin(void)
             CHECK_MPI(MPI_Comm_free(&comm));
         }
     /* the re-check: decided for another (800 us against mpi's 1000), which
-     * then takes 1100 us (under 1.5x its own 800: no drift), over mpi's */
+     * then takes 1030 us (within the margin of mpi's: kept, nothing
+     * explored), then 1100 us (under 1.5x its own 800: no drift), over
+     * mpi's by more than the margin */
     setenv("XCHG_TEST_ONLINE_CHECK", "16", 1);
     for (int c = 0; c < NCOLLS; c++) {
         MPI_Comm comm;
@@ -433,6 +435,16 @@ static void margin(void)
         calls_of(comm, colls[c], 8, EXPLORE_CALLS + 3 * 16 + 10, what);
         used(comm, colls[c], what, name);
         check(name[0] && strcmp(name, "mpi") != 0, "decided for another before the re-check", name);
+        int decided, exploring;
+        unsigned long before, after;
+        counts_of(comm, &decided, &exploring, &before);
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=1030", 1);
+        snprintf(what, sizeof what, "%s: the winner now within the margin of mpi", colls[c]);
+        calls_of(comm, colls[c], 8, 4 * 16, what);
+        counts_of(comm, &decided, &exploring, &after);
+        used(comm, colls[c], what, name);
+        check(name[0] && strcmp(name, "mpi") != 0 && after == before && exploring == 0,
+              "within the margin: kept, not explored again", name);
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=1100", 1);
         snprintf(what, sizeof what, "%s: the winner now slower than mpi was", colls[c]);
         calls_of(comm, colls[c], 8, 3 * 16 + EXPLORE_CALLS, what);

@@ -55,9 +55,11 @@
  *              DRIFT_WINDOW such times explores again (keeping the winner
  *              as incumbent: a re-check switches only by MARGIN, and to a
  *              candidate that also beats mpi by MARGIN) when it is over
- *              `mpi`'s median of the last exploration (the winner lost its
- *              edge) or DRIFT (50%) over the first window's (the machine
- *              changed); and after REEXPLORE_EVERY calls anyway.
+ *              `mpi`'s median of the last exploration by MARGIN (the winner
+ *              lost the edge it won by) or DRIFT (50%) over the first
+ *              window's (the machine changed); and after REEXPLORE_EVERY
+ *              calls anyway. A timed decided call starts after a barrier,
+ *              as an exploring call starts after the agreement before it.
  * Every decision is computed from agreed times only (and from the number
  * of calls, the same everywhere), so every rank takes the same algorithm
  * whatever its own clock says.
@@ -330,8 +332,10 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
         if (s->ndrift < XCHG_ONLINE_DRIFT_WINDOW) return MPI_SUCCESS;
         double now = xchg_online_median(s->drift, s->ndrift);
         int mpi = xchg_online_mpi_candidate(s);
-        if (mpi >= 0 && mpi != s->winner && s->nsamples[mpi] && now > s->medians[mpi]) {
-            /* the winner now takes longer than mpi did: check again */
+        if (mpi >= 0 && mpi != s->winner && s->nsamples[mpi] &&
+            now > s->medians[mpi] * (1 + XCHG_ONLINE_MARGIN)) {
+            /* the winner now takes longer than mpi did, by the margin that
+             * let it replace mpi: check again */
             if (ctx->rank == 0 && xchg_online_verbose())
                 fprintf(stderr, "xchg: online %s, P=%d, %lld B: the winner took %.2f us, mpi "
                                 "%.2f us when explored: exploring again\n",
