@@ -15,10 +15,13 @@
  *      tools/xchg-tune, or by a previous run through XCHG_TUNING_OUT)
  *   4. online selection (blocking alltoall, alltoallv, alltoallw, allgather,
  *      allgatherv): a call signature (collective, communicator, size class)
- *      that repeats is decided by timing up to four candidates, the MPI
- *      library's own collective ("mpi") always among them, on the slowest
- *      rank (clear losers stop after one or three samples); every rank
- *      keeps the same winner, re-checked rarely. A call decided for "mpi"
+ *      that repeats is decided by timing up to six candidates (the cost
+ *      model's best three, node_aware and rma_direct where they apply, and
+ *      the MPI library's own collective, "mpi", always), on the slowest
+ *      rank: 5 samples each, up to 40 for short calls whose times spread;
+ *      clear losers stop early; another candidate replaces "mpi" only when
+ *      5% faster. Every rank keeps the same winner, re-checked rarely. A
+ *      call decided for "mpi"
  *      then goes straight to the MPI library. Nonblocking and persistent
  *      calls never explore: they take the winner their signature learned
  *      in blocking calls, if any, when the request is created, else step 5.
