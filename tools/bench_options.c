@@ -18,7 +18,8 @@ static void usage(FILE *out)
         "                       alltoall/allgather: block per peer; alltoallv: maximum block;\n"
         "                       allgatherv: largest contribution (rank p's from --dist)\n"
         "  -i, --iterations N   timed iterations per size and algorithm (500)\n"
-        "  -x, --warmup N       untimed warm-up iterations (50)\n"
+        "  -x, --warmup N       untimed warm-up iterations (300: they cover auto's\n"
+        "                       exploration, up to about 250 calls of a short call)\n"
         "  -r, --rounds N       interleave: time MPI and every algorithm in N rounds of\n"
         "                       ITER/N iterations each (10), so load changes hit all alike\n"
         "  -f, --full           also print min and max columns\n"
@@ -108,7 +109,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o, int rank)
         {"overlap-persistent", no_argument, 0, OPT_OVERLAP_PERSISTENT},
         {0, 0, 0, 0}};
     *o = (bench_options){.coll = BENCH_ALLTOALLV, .coll_name = "alltoallv", .min_size = 16,
-                         .max_size = 16384, .iterations = 500, .warmup = 50, .rounds = 10, .dist = DIST_UNIFORM,
+                         .max_size = 16384, .iterations = 500, .warmup = 300, .rounds = 10, .dist = DIST_UNIFORM,
                          .seed = 1};
     opterr = rank == 0;
     int c, bad = 0;

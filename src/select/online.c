@@ -18,7 +18,7 @@
  *              the model's (its choice, its best of the other kind, flat or
  *              composed, and its next best with another prediction), up to
  *              OUTSIDE_CANDIDATES it ranks badly or cannot rank (`node_aware`
- *              on several nodes, `rma_direct` from 1 KiB blocks:
+ *              on several nodes, `rma_direct` from 1 KiB blocks on one node:
  *              pick_candidates) and `mpi`, the MPI library's own collective.
  *              One round runs each once to warm it up (a plan's first run,
  *              cold caches; on this project's loaded machine it took 2-3x
@@ -38,10 +38,11 @@
  *              xchg_allreduce(MAX) of int64, one more element: a pending
  *              time makes that call agree whatever XCHG_AGREE's schedule
  *              says). Clear losers leave the race early (cut_losers): a
- *              candidate whose warm-up and fastest sample are both over DROP
- *              (2x) the fastest sample of any, after one sample; one whose
- *              fastest of LOSING_AFTER (3; `mpi`: SAMPLES) samples is over
- *              LOSING (1.25x) the median of another's as many, after those.
+ *              candidate whose fastest sample is over DROP (2x) the fastest
+ *              sample of any, after one sample (`mpi`: and its warm-up too,
+ *              two calls, not one hiccup); one whose fastest of
+ *              LOSING_AFTER (3; `mpi`: SAMPLES) samples is over LOSING
+ *              (1.25x) the median of another's as many, after those.
  *              `mpi` is the incumbent: the winner is `mpi` unless a
  *              candidate's median of at least SWITCH_SAMPLES (5) samples
  *              beats mpi's by MARGIN (5%); among those that do, the smallest
@@ -187,8 +188,11 @@ static void add_outside(xchg_context *ctx, xchg_online_signature *s, const char 
  * `node_aware` with its defaults on more than one node of several ranks
  * (issue 26's SMPI grid: the best at two points where the model ranked it
  * 74th), `rma_direct` for alltoall and allgather blocks of 1 KiB or more
- * (no cost model: one-sided costs depend on the MPI's RMA; on 16 real cores
- * it took 0.5-0.8x MPI's own allgather from 4 KiB); then `mpi`. */
+ * on one node (no cost model: one-sided costs are the MPI's RMA's; within a
+ * node, in shared memory, it took 0.47-0.8x MPI's own on 16 real cores;
+ * across nodes, unmeasured on a real network, SMPI's RMA made a call of it
+ * 300x the direct exchange's, and one such call costs what hundreds of the
+ * winner's do); then `mpi`. */
 static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xchg_choice *model)
 {
     const xchg_platform *plat;
@@ -221,7 +225,8 @@ static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xc
     free(all);
     if (rc == MPI_SUCCESS && s->in.num_nodes > 1 && s->in.max_node_size > 1)
         add_outside(ctx, s, "node_aware");
-    if (rc == MPI_SUCCESS && s->in.bytes >= 1024) add_outside(ctx, s, "rma_direct");
+    if (rc == MPI_SUCCESS && s->in.bytes >= 1024 && s->in.num_nodes == 1)
+        add_outside(ctx, s, "rma_direct");
     const xchg_algorithm *mpi = xchg_registry_find(s->in.coll, "mpi");
     if (rc == MPI_SUCCESS && mpi) {
         xchg_choice own = {.algo = mpi};

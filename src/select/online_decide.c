@@ -67,10 +67,12 @@ static double fastest(const double *v, int n)
 
 /* Clear losers leave the race (the header comment's DROP and LOSING rules).
  * Never the candidate with the fastest sample, nor the one with the smallest
- * median of LOSING_AFTER samples or more, so one always remains; `mpi`,
- * the incumbent whose median the others must beat, by LOSING only after
- * SAMPLES samples. Agreed times only: every rank drops the same candidates
- * at the same call. */
+ * median of LOSING_AFTER samples or more, so one always remains. `mpi`, the
+ * incumbent whose median the others must beat, only for what it does
+ * twice: by DROP when its warm-up is over 2x as well (the others leave on
+ * one sample: a call of a slow one may cost a hundred of the winner's), by
+ * LOSING only after SAMPLES samples. Agreed times only: every rank drops
+ * the same candidates at the same call. */
 void xchg_online_cut_losers(xchg_online_signature *s)
 {
     double best = 0, best_median = 0;
@@ -82,13 +84,13 @@ void xchg_online_cut_losers(xchg_online_signature *s)
         if (!have_best || first[c] < best) best = first[c], have_best = 1;
         med[c] = xchg_online_median(xchg_online_samples_of(s, c), s->nsamples[c]);
     }
-    for (int c = 0; c < s->ncand; c++) { /* two calls over 2x: not one hiccup */
+    int mpi = xchg_online_mpi_candidate(s);
+    for (int c = 0; c < s->ncand; c++) { /* mpi: two calls over 2x, not one hiccup */
         if (s->dropped[c] || s->nsamples[c] == 0) continue;
-        double quickest = first[c] < s->warm_up[c] ? first[c] : s->warm_up[c];
+        double quickest = c == mpi && s->warm_up[c] < first[c] ? s->warm_up[c] : first[c];
         if (quickest > XCHG_ONLINE_DROP * best) s->dropped[c] = 1;
     }
-    int mpi = xchg_online_mpi_candidate(s); /* the incumbent: judged on SAMPLES */
-    for (int c = 0; c < s->ncand; c++) {
+    for (int c = 0; c < s->ncand; c++) { /* mpi, the incumbent: judged on SAMPLES */
         int after = c == mpi ? XCHG_ONLINE_SAMPLES : XCHG_ONLINE_LOSING_AFTER;
         if (s->dropped[c] || s->nsamples[c] < after) continue;
         have_median = 0;

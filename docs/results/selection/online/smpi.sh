@@ -2,9 +2,12 @@
 # Online selection on the held-out grid of docs/results/selection/grid/
 # (SimGrid SMPI; simulated time is deterministic, so these numbers do not
 # depend on the load of the machine that runs them). Every case of the
-# grid's run.sh, cheapest first; for each: `auto` with XCHG_VERBOSE=1 and 27
-# warm-up calls (2 on the model, up to 24 exploring, 1 whose agreement
-# carries the last explored time), then 2 timed calls: the decided winner. The
+# grid's run.sh, cheapest first; for each: `auto` with XCHG_VERBOSE=1 and 40
+# warm-up calls (2 on the model, up to 36 exploring: 6 candidates of one
+# warm-up and 5 samples, where a simulation's times settle them; 1 whose
+# agreement carries the last explored time; 1 more), then 2 timed calls:
+# the decided winner (a point whose exploration did not end in the warm-up
+# has no line in exploration.csv, and evaluate.py says so). The
 # candidates and baselines are the grid's own measurements
 # (grid/measured/results.csv); evaluate.py compares.
 #   smpi/results.csv       the auto rows (sim/run's format)
@@ -17,7 +20,7 @@ cd "$(dirname "$0")/../../../.."
 out=docs/results/selection/online/smpi
 mkdir -p "$out"
 common=(--append --timeout "${XCHG_ONLINE_TIMEOUT:-900}" --smpi-cfg maxmin/precision:1e-4
-        --baselines "" --warmup 27 --iters 2 --algos auto --online-log "$out/exploration.csv")
+        --baselines "" --warmup 40 --iters 2 --algos auto --online-log "$out/exploration.csv")
 # PLATFORM P Q SIZES DISTS COLL, as in grid/run.sh, roughly by simulation cost
 # (the grid's 26 cases: its dragonfly P = 128, Q = 32 at 2 KiB is left out,
 # as in the grid, where SimGrid's solver crashes on nonblocking)
