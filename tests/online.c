@@ -261,12 +261,12 @@ static void early_drops(void)
             setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
             snprintf(what, sizeof what, "%s: clear loser %s", colls[c], cases[k].times);
             calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
-            int decided, exploring, cands, dropped, samples;
+            int decided, exploring, cands, dropped, samples, switches;
             unsigned long explored;
             counts_of(comm, &decided, &exploring, &explored);
             xchg_context *ctx;
             CHECK_MPI(xchg_context_get(comm, &ctx));
-            xchg_online_explore_stats(ctx, &cands, &dropped, &samples);
+            xchg_online_explore_stats(ctx, &cands, &dropped, &samples, &switches);
             /* P = 1: rank 0's times are the slowest rank's; in case 0 every
              * xchg candidate is 10x mpi there, dropped after one sample */
             int solo = P == 1 && k == 0;
@@ -457,38 +457,44 @@ static void margin(void)
 }
 
 /* Short calls take more samples while their times spread: as many as make
- * 5 x 20 us at the fastest warm-up call's speed, 40 at most (online.c). At
- * forced times of 2-2.2 us (alternating: a 10% spread, over the 5% margin)
- * mpi takes 40 samples; at a steady 2 us, or at 1000-1100 us (5 x 20 us
- * take one call), 5. The others, over 1.25x, leave the race after 3. Every
- * rank counts the same calls, and the decision follows the forced times. */
+ * 5 x 20 us at the fastest warm-up call's speed, 40 at most (online.c), in
+ * visits of wanted / 5 consecutive calls after one that switches to the
+ * candidate and is not a sample. At forced times of 2-2.2 us (alternating:
+ * a 10% spread, over the 5% margin) mpi takes 40 samples; at a steady 2 us
+ * it settles at 5; the others (3 us, over 1.25x) leave after 3 to 8 (a
+ * visit may run before mpi has 3). At 1000-1100 us (5 x 20 us take one
+ * call) mpi takes 5, the others 3, one call at a time, no switching calls.
+ * Every rank counts the same calls; the decision follows the forced times. */
 static void short_calls(void)
 {
     char what[256], name[NAME_LEN];
     static const struct {
         const char *times;
-        int mpi_samples;
-    } cases[] = {{"*:mpi=2-2.2,*=3-3.2", 40}, {"*:mpi=2,*=3", 5}, {"*:mpi=1000-1100,*=2000", 5}};
+        int mpi_samples, visit; /* visit: samples per visit */
+    } cases[] = {{"*:mpi=2-2.2,*=3-3.2", 40, 8}, {"*:mpi=2,*=3", 5, 8},
+                 {"*:mpi=1000-1100,*=2000", 5, 1}};
     for (int k = 0; k < 3; k++)
         for (int c = 0; c < 2; c++) { /* alltoall; alltoallv (its time agreed a call later) */
             MPI_Comm comm;
             CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
             setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
             snprintf(what, sizeof what, "%s: %d samples of mpi", colls[c], cases[k].mpi_samples);
-            calls_of(comm, colls[c], 16, 2 + 6 + 40 + 5 * 3 + 1, what);
-            int decided, exploring, candidates, dropped, samples;
+            calls_of(comm, colls[c], 16, 2 + 6 * (1 + 40 + 5) + 1, what);
+            int decided, exploring, candidates, dropped, samples, switches;
             unsigned long explored;
             counts_of(comm, &decided, &exploring, &explored);
             xchg_context *ctx;
             CHECK_MPI(xchg_context_get(comm, &ctx));
-            xchg_online_explore_stats(ctx, &candidates, &dropped, &samples);
-            int others = candidates - 1; /* each dropped after 3 samples */
+            xchg_online_explore_stats(ctx, &candidates, &dropped, &samples, &switches);
+            int others = candidates - 1, v = cases[k].visit;
             char detail[160];
-            snprintf(detail, sizeof detail, "%lu calls explored: %d candidates, %d samples",
-                     explored, candidates, samples);
-            check(decided == 1 && dropped == others &&
-                      samples == cases[k].mpi_samples + 3 * others &&
-                      explored == (unsigned long)(candidates + samples),
+            snprintf(detail, sizeof detail, "%lu calls explored: %d candidates, %d samples, %d "
+                     "switching", explored, candidates, samples, switches);
+            int mine = cases[k].mpi_samples; /* mpi's samples, then switching calls: a visit's */
+            check(decided == 1 && dropped == others && samples >= mine + 3 * others &&
+                      samples <= mine + (v > 1 ? v : 3) * others &&
+                      (v == 1 ? switches == 0 : switches >= (mine + v - 1) / v + others) &&
+                      explored == (unsigned long)(candidates + samples + switches),
                   what, detail);
             same_everywhere((long)explored, "the same calls explored on every rank");
             used(comm, colls[c], what, name);

@@ -247,6 +247,7 @@ static int start_exploring(xchg_online_signature *s, int keep_incumbent)
     s->recorded = 0;
     s->next = 0;
     s->samples_wanted = XCHG_ONLINE_SAMPLES;
+    s->visit_calls = s->switch_calls = 0;
     s->explore_seconds = 0;
     s->ndrift = 0;
     memset(s->nsamples, 0, sizeof s->nsamples);
@@ -316,7 +317,15 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
          * cold caches) and is not a sample; the fastest of them sets how
          * many samples a candidate takes */
         int warm_up = s->recorded < s->ncand;
-        if (!warm_up && cand >= 0 && cand < s->ncand && s->nsamples[cand] < s->samples_wanted)
+        /* short calls: a candidate runs in visits of consecutive calls, the
+         * first of which pays for the switch from another algorithm and is
+         * not a sample (xchg_online_visit_length) */
+        int visit = warm_up ? 1 : xchg_online_visit_length(s);
+        int switching = visit > 1 && s->visit_calls == 0;
+        if (!warm_up) s->visit_calls++;
+        s->switch_calls += switching;
+        if (!warm_up && !switching && cand >= 0 && cand < s->ncand &&
+            s->nsamples[cand] < s->samples_wanted)
             xchg_online_samples_of(s, cand)[s->nsamples[cand]++] = seconds;
         if (warm_up && cand >= 0 && cand < s->ncand) s->warm_up[cand] = seconds;
         if (warm_up && (s->recorded == 0 || seconds < s->fastest_warm_up))
@@ -325,8 +334,13 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
         s->explore_seconds += seconds;
         if (warm_up && s->recorded == s->ncand)
             s->samples_wanted = xchg_online_samples_wanted(s->fastest_warm_up);
-        if (!warm_up) xchg_online_cut_losers(s);
-        s->next = xchg_online_next_candidate(s);
+        if (!warm_up && !switching) xchg_online_cut_losers(s);
+        int more = !warm_up && s->visit_calls < visit + (visit > 1) && !s->dropped[cand] &&
+                   xchg_online_unsettled(s, cand);
+        if (!more) { /* the visit is over: the next candidate's */
+            s->next = xchg_online_next_candidate(s);
+            s->visit_calls = 0;
+        }
         if (s->next < 0) xchg_online_decide(ctx, s);
     } else if (s->state == SIG_DECIDED && cand == s->winner) {
         if (s->ndrift == XCHG_ONLINE_DRIFT_WINDOW) {
@@ -454,14 +468,16 @@ void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,
 }
 
 void xchg_online_explore_stats(const xchg_context *ctx, int *candidates, int *dropped,
-                               int *samples)
+                               int *samples, int *switches)
 {
-    *candidates = *dropped = *samples = 0;
+    *candidates = *dropped = *samples = *switches = 0;
     const xchg_online *o = ctx->online;
-    for (int i = 0; o && i < o->count; i++)
+    for (int i = 0; o && i < o->count; i++) {
+        *switches += o->sig[i].switch_calls;
         for (int c = 0; c < o->sig[i].ncand; c++) {
             (*candidates)++;
             *dropped += o->sig[i].dropped[c];
             *samples += o->sig[i].nsamples[c];
         }
+    }
 }

@@ -105,9 +105,10 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
 void xchg_online_counts(const xchg_context *ctx, int *decided, int *exploring,
                         unsigned long *explored_calls);
 /* For tests: over every signature's last exploration, the candidates, those
- * dropped early as clear losers, and the samples taken. */
+ * dropped early as clear losers, the samples taken, and the calls that
+ * switched to a candidate's visit and were not samples. */
 void xchg_online_explore_stats(const xchg_context *ctx, int *candidates, int *dropped,
-                               int *samples);
+                               int *samples, int *switches);
 
 /* For tests: the calls of `coll` the fast path took. */
 unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll);

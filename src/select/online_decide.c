@@ -107,7 +107,7 @@ void xchg_online_cut_losers(xchg_online_signature *s)
  * their median (its median is not yet known to within the margin; in a
  * simulation, where a candidate takes the same time at every call, SAMPLES
  * settle it). */
-static int unsettled(const xchg_online_signature *s, int c)
+int xchg_online_unsettled(const xchg_online_signature *s, int c)
 {
     int n = s->nsamples[c];
     if (n < XCHG_ONLINE_SAMPLES) return 1;
@@ -121,6 +121,18 @@ static int unsettled(const xchg_online_signature *s, int c)
     return hi - lo > XCHG_ONLINE_MARGIN * xchg_online_median(v, n);
 }
 
+/* Samples a candidate takes per visit: 1 while it wants SAMPLES (a call of
+ * 20 us or more: it runs one call at a time, round robin), else one per
+ * SAMPLES it wants (2-8), in a run of consecutive calls after one that is
+ * not counted. A call right after another algorithm's pays for the switch
+ * (caches, the MPI library's state): on 16 real cores, round robin had
+ * `nonblocking` beat `mpi` by more than the margin at 4 ranks, 64 B, where
+ * in runs of its own, as a program calls it, it took 1.13x mpi's time. */
+int xchg_online_visit_length(const xchg_online_signature *s)
+{
+    return s->samples_wanted / XCHG_ONLINE_SAMPLES;
+}
+
 /* The candidate the next exploring call runs: the warm-up round in order,
  * then the unsettled one still in the race with the fewest samples (the
  * earliest on a tie: round robin); -1 when every one is done. */
@@ -129,7 +141,7 @@ int xchg_online_next_candidate(const xchg_online_signature *s)
     if (s->recorded < s->ncand) return s->recorded;
     int next = -1;
     for (int c = 0; c < s->ncand; c++)
-        if (!s->dropped[c] && unsettled(s, c) && (next < 0 || s->nsamples[c] < s->nsamples[next]))
+        if (!s->dropped[c] && xchg_online_unsettled(s, c) && (next < 0 || s->nsamples[c] < s->nsamples[next]))
             next = c;
     return next;
 }

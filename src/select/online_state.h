@@ -46,6 +46,8 @@ typedef struct xchg_online_signature {
     int next;                      /* the candidate the next exploring call runs */
     int recorded;                  /* calls timed in this exploration (warm-ups too) */
     int samples_wanted;            /* per candidate: SAMPLES, more for short calls */
+    int visit_calls;               /* calls of `next` in its current visit (run) */
+    int switch_calls;              /* first calls of visits, not samples (this exploration) */
     double fastest_warm_up;        /* the fastest agreed warm-up call (sets it) */
     double explore_seconds;        /* their sum */
     int winner, has_incumbent, incumbent;
@@ -126,6 +128,8 @@ int xchg_online_verbose(void);
 double xchg_online_median(const double *v, int n);
 void xchg_online_cut_losers(xchg_online_signature *s); /* the DROP and LOSING rules */
 int xchg_online_next_candidate(const xchg_online_signature *s); /* -1: every one done */
+int xchg_online_visit_length(const xchg_online_signature *s);  /* samples per visit */
+int xchg_online_unsettled(const xchg_online_signature *s, int c); /* wants a sample */
 int xchg_online_samples_wanted(double fastest_warm_up); /* per candidate */
 
 /* Candidate c's samples (while exploring). */
