@@ -28,7 +28,10 @@
  *              median, up to as many as make SAMPLES x 20 us at the fastest
  *              warm-up's speed, SAMPLES_MAX (40) at most: one call of a few
  *              microseconds varies by more than the margin below (where
- *              times do not vary, as in a simulation, SAMPLES settle it). A
+ *              times do not vary, as in a simulation, SAMPLES settle it);
+ *              such a candidate runs in visits of consecutive calls
+ *              (wanted / SAMPLES samples after one call that is not one: it
+ *              pays for the switch from another algorithm). A
  *              call's time is the slowest rank's: each rank times the
  *              algorithm's run (plan building excluded) and the maximum is
  *              agreed, for alltoall, allgather and allgatherv by one
