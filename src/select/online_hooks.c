@@ -5,8 +5,9 @@
  * agreement: "R:ALGO=US,ALGO=US;R:..." gives rank R of the communicator
  * (R "*": every rank not listed) the time US microseconds for candidates of
  * algorithm ALGO ("*": any other algorithm); a time not given stays
- * measured; "US-US2" alternates between the two on this rank's successive
- * timed calls (a spread, as real times have). It is read at every measured
+ * measured; "US-US2" gives every third timed call of that algorithm on
+ * this rank US2 instead (a spread, as real times have, that leaves the
+ * median of any 5 or more consecutive samples at US). It is read at every measured
  * call, so a test may change it while running, and force times under which
  * the ranks would each prefer another winner: the decisions must follow the
  * agreed (slowest rank's) times only.
@@ -23,10 +24,22 @@
  * seconds; `measured` when none is given. */
 double xchg_online_test_time(const xchg_context *ctx, const char *algo, double measured)
 {
-    static unsigned long timed_calls; /* US-US2 alternates: every rank times the same calls */
+    /* US-US2 counts per algorithm (round robin over the candidates would
+     * give each one the same place in the cycle otherwise); every rank
+     * times the same calls, so every rank counts alike */
+    static struct {
+        const char *algo; /* a registry name: lives as long as the library */
+        unsigned long calls;
+    } timed[32];
     const char *spec = getenv("XCHG_TEST_ONLINE_TIMES");
     if (!spec || !*spec) return measured;
-    timed_calls++;
+    unsigned long timed_calls = 0;
+    for (int i = 0; i < 32; i++)
+        if (!timed[i].algo || timed[i].algo == algo) {
+            timed[i].algo = algo;
+            timed_calls = ++timed[i].calls;
+            break;
+        }
     double any_rank = -1, own_rank = -1;
     int own_found = 0;
     for (const char *group = spec; group && *group; group = strchr(group, ';')) {
@@ -44,7 +57,7 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
             size_t len = (size_t)(eq - item);
             char *after;
             double us = strtod(eq + 1, &after);
-            if (*after == '-' && (timed_calls & 1)) us = strtod(after + 1, NULL); /* US-US2 */
+            if (*after == '-' && timed_calls % 3 == 0) us = strtod(after + 1, NULL); /* US-US2 */
             if (len == 1 && item[0] == '*') other = us;
             else if (len == strlen(algo) && strncmp(item, algo, len) == 0) given = us;
             item = strchr(eq, ',');

@@ -21,7 +21,8 @@
 #define XCHG_ONLINE_LOSING 1.25           /* dropped after LOSING_AFTER samples: fastest */
 #define XCHG_ONLINE_LOSING_AFTER 3        /*   over 1.25x another's median of as many */
 #define XCHG_ONLINE_MARGIN 0.05           /* mpi, or a re-check's incumbent, gives way only to */
-#define XCHG_ONLINE_SWITCH_SAMPLES 5      /*   a median 5% faster, of 5 samples at least */
+#define XCHG_ONLINE_MARGIN_MIN 0.01       /*   a median faster by the samples' spread, 1-5%, */
+#define XCHG_ONLINE_SWITCH_SAMPLES 5      /*   of 5 samples at least */
 #define XCHG_ONLINE_CHECK_EVERY 128       /* a decided signature times 1 call in 128, */
 #define XCHG_ONLINE_CHECK_MAX 4096        /* doubling after a re-check that kept it */
 #define XCHG_ONLINE_DRIFT_WINDOW 3        /* the median of the last 3 such times */
