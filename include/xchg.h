@@ -20,7 +20,7 @@
  *      the MPI library's own collective, "mpi", always), on the slowest
  *      rank: 5 samples each, up to 40 for short calls whose times spread;
  *      clear losers stop early; another candidate replaces "mpi" only when
- *      5% faster. Every rank keeps the same winner, re-checked rarely. A
+ *      faster by more than their samples' spread (1% to 5%). Every rank keeps the same winner, re-checked rarely. A
  *      call decided for "mpi"
  *      then goes straight to the MPI library. Nonblocking and persistent
  *      calls never explore: they take the winner their signature learned

@@ -48,10 +48,12 @@
  *              (1.25x) the median of another's as many, after those.
  *              `mpi` is the incumbent: the winner is `mpi` unless a
  *              candidate's median of at least SWITCH_SAMPLES (5) samples
- *              beats mpi's by MARGIN (5%); among those that do, the smallest
- *              median (ties to the earlier candidate, the model's order). A
- *              difference below the margin is noise on a real machine (issue
- *              26's 16-core run: a 4-rank 16 B alltoall decided for
+ *              beats mpi's by the margin: the larger spread of the two
+ *              candidates' samples, MARGIN_MIN (1%) to MARGIN (5%); among
+ *              those that do, the smallest median (ties to the earlier
+ *              candidate, the model's order). A difference within the
+ *              samples' spread is noise on a real machine (issue 26's
+ *              16-core run: a 4-rank 16 B alltoall decided for
  *              `nonblocking`, which then ran at 2x MPI's own), and `mpi` is
  *              never slower than the MPI library's own;
  *   decided    the winner runs; one call in CHECK_EVERY is timed (agreed
