@@ -141,7 +141,8 @@ int xchg_online_next_candidate(const xchg_online_signature *s)
     if (s->recorded < s->ncand) return s->recorded;
     int next = -1;
     for (int c = 0; c < s->ncand; c++)
-        if (!s->dropped[c] && xchg_online_unsettled(s, c) && (next < 0 || s->nsamples[c] < s->nsamples[next]))
+        if (!s->dropped[c] && xchg_online_unsettled(s, c) &&
+            (next < 0 || s->nsamples[c] < s->nsamples[next]))
             next = c;
     return next;
 }
