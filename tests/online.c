@@ -148,6 +148,20 @@ static void counts_of(MPI_Comm comm, int *decided, int *exploring, unsigned long
     xchg_online_counts(ctx, decided, exploring, explored);
 }
 
+/* What the last explorations on comm did (xchg_online_explore_stats). */
+typedef struct explore_stats {
+    int candidates, dropped, samples, switches;
+} explore_stats;
+
+static explore_stats stats_of(MPI_Comm comm)
+{
+    xchg_context *ctx;
+    explore_stats st;
+    CHECK_MPI(xchg_context_get(comm, &ctx));
+    xchg_online_explore_stats(ctx, &st.candidates, &st.dropped, &st.samples, &st.switches);
+    return st;
+}
+
 static const char *const colls[] = {"alltoall", "alltoallv", "allgather", "alltoallw",
                                     "allgatherv"};
 #define NCOLLS 5
@@ -261,12 +275,11 @@ static void early_drops(void)
             setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
             snprintf(what, sizeof what, "%s: clear loser %s", colls[c], cases[k].times);
             calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
-            int decided, exploring, cands, dropped, samples, switches;
+            int decided, exploring;
             unsigned long explored;
             counts_of(comm, &decided, &exploring, &explored);
-            xchg_context *ctx;
-            CHECK_MPI(xchg_context_get(comm, &ctx));
-            xchg_online_explore_stats(ctx, &cands, &dropped, &samples, &switches);
+            explore_stats st = stats_of(comm);
+            int cands = st.candidates, dropped = st.dropped;
             /* P = 1: rank 0's times are the slowest rank's; in case 0 every
              * xchg candidate is 10x mpi there, dropped after one sample */
             int solo = P == 1 && k == 0;
@@ -485,12 +498,12 @@ static void short_calls(void)
             setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
             snprintf(what, sizeof what, "%s: %d samples of mpi", colls[c], cases[k].mpi_samples);
             calls_of(comm, colls[c], 16, 2 + 6 * (1 + 40 + 5) + 1, what);
-            int decided, exploring, candidates, dropped, samples, switches;
+            int decided, exploring;
             unsigned long explored;
             counts_of(comm, &decided, &exploring, &explored);
-            xchg_context *ctx;
-            CHECK_MPI(xchg_context_get(comm, &ctx));
-            xchg_online_explore_stats(ctx, &candidates, &dropped, &samples, &switches);
+            explore_stats st = stats_of(comm);
+            int candidates = st.candidates, dropped = st.dropped, samples = st.samples,
+                switches = st.switches;
             int others = candidates - 1, v = cases[k].visit;
             char detail[160];
             snprintf(detail, sizeof detail, "%lu calls explored: %d candidates, %d samples, %d "

@@ -256,6 +256,7 @@ static int start_exploring(xchg_online_signature *s, int keep_incumbent)
     s->explore_seconds = 0;
     s->ndrift = 0;
     memset(s->nsamples, 0, sizeof s->nsamples);
+    memset(s->medians, 0, sizeof s->medians);
     memset(s->dropped, 0, sizeof s->dropped);
     return MPI_SUCCESS;
 }
@@ -330,8 +331,11 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
         if (!warm_up) s->visit_calls++;
         s->switch_calls += switching;
         if (!warm_up && !switching && cand >= 0 && cand < s->ncand &&
-            s->nsamples[cand] < s->samples_wanted)
-            xchg_online_samples_of(s, cand)[s->nsamples[cand]++] = seconds;
+            s->nsamples[cand] < s->samples_wanted) {
+            double *v = xchg_online_samples_of(s, cand);
+            v[s->nsamples[cand]++] = seconds;
+            s->medians[cand] = xchg_online_median(v, s->nsamples[cand]); /* one sort a sample */
+        }
         if (warm_up && cand >= 0 && cand < s->ncand) s->warm_up[cand] = seconds;
         if (warm_up && (s->recorded == 0 || seconds < s->fastest_warm_up))
             s->fastest_warm_up = seconds;

@@ -77,12 +77,12 @@ void xchg_online_cut_losers(xchg_online_signature *s)
 {
     double best = 0, best_median = 0;
     int have_best = 0, have_median = 0;
-    double med[XCHG_ONLINE_CANDIDATES], first[XCHG_ONLINE_CANDIDATES];
+    const double *med = s->medians;
+    double first[XCHG_ONLINE_CANDIDATES];
     for (int c = 0; c < s->ncand; c++) {
         if (s->nsamples[c] == 0) continue;
         first[c] = fastest(xchg_online_samples_of(s, c), s->nsamples[c]);
         if (!have_best || first[c] < best) best = first[c], have_best = 1;
-        med[c] = xchg_online_median(xchg_online_samples_of(s, c), s->nsamples[c]);
     }
     int mpi = xchg_online_mpi_candidate(s);
     for (int c = 0; c < s->ncand; c++) { /* mpi: two calls over 2x, not one hiccup */
@@ -102,6 +102,18 @@ void xchg_online_cut_losers(xchg_online_signature *s)
     }
 }
 
+/* How far candidate c's samples spread: slowest - fastest, in seconds. */
+static double range_of(const xchg_online_signature *s, int c)
+{
+    const double *v = xchg_online_samples_of(s, c);
+    double lo = v[0], hi = v[0];
+    for (int i = 1; i < s->nsamples[c]; i++) {
+        if (v[i] < lo) lo = v[i];
+        if (v[i] > hi) hi = v[i];
+    }
+    return hi - lo;
+}
+
 /* Whether candidate c needs another sample: fewer than SAMPLES, or fewer
  * than samples_wanted while its samples spread over more than MARGIN of
  * their median (its median is not yet known to within the margin; in a
@@ -111,14 +123,7 @@ int xchg_online_unsettled(const xchg_online_signature *s, int c)
 {
     int n = s->nsamples[c];
     if (n < XCHG_ONLINE_SAMPLES) return 1;
-    if (n >= s->samples_wanted) return 0;
-    const double *v = xchg_online_samples_of(s, c);
-    double lo = v[0], hi = v[0];
-    for (int i = 1; i < n; i++) {
-        if (v[i] < lo) lo = v[i];
-        if (v[i] > hi) hi = v[i];
-    }
-    return hi - lo > XCHG_ONLINE_MARGIN * xchg_online_median(v, n);
+    return n < s->samples_wanted && range_of(s, c) > XCHG_ONLINE_MARGIN * s->medians[c];
 }
 
 /* Samples a candidate takes per visit: 1 while it wants SAMPLES (a call of
@@ -170,23 +175,11 @@ int xchg_online_mpi_candidate(const xchg_online_signature *s)
     return -1;
 }
 
-/* How far candidate c's samples spread: (slowest - fastest) / median. */
-static double spread_of(const xchg_online_signature *s, int c, double median)
-{
-    const double *v = xchg_online_samples_of(s, c);
-    double lo = v[0], hi = v[0];
-    for (int i = 1; i < s->nsamples[c]; i++) {
-        if (v[i] < lo) lo = v[i];
-        if (v[i] > hi) hi = v[i];
-    }
-    return median > 0 ? (hi - lo) / median : 0;
-}
-
 /* Whether candidate c beats candidate o's median by the margin, on enough
  * samples (the header comment's incumbent rule). The margin is the larger
- * spread of the two candidates' samples, at least MARGIN_MIN (1%) and at
- * most MARGIN (5%): a difference beyond what their own samples vary by is
- * real. Where times do not vary (a simulation) a 5% margin would keep `mpi`
+ * spread (range_of / median) of the two candidates' samples, at least
+ * MARGIN_MIN (1%) and at most MARGIN (5%): a difference beyond what their
+ * own samples vary by is real. Where times do not vary (a simulation) a 5% margin would keep `mpi`
  * against a candidate 4.7% faster (SMPI's fat tree, P = 128, 16 KiB). */
 static int beats(const xchg_online_signature *s, const double *med, const double *spread, int c,
                  int o)
@@ -202,9 +195,8 @@ void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
     double med[XCHG_ONLINE_CANDIDATES], spread[XCHG_ONLINE_CANDIDATES];
     int mpi = xchg_online_mpi_candidate(s), best = -1;
     for (int c = 0; c < s->ncand; c++) {
-        med[c] = s->medians[c] =
-            s->nsamples[c] ? xchg_online_median(xchg_online_samples_of(s, c), s->nsamples[c]) : 0;
-        spread[c] = s->nsamples[c] ? spread_of(s, c, med[c]) : 0;
+        med[c] = s->medians[c];
+        spread[c] = s->nsamples[c] && med[c] > 0 ? range_of(s, c) / med[c] : 0;
     }
     free(s->samples); /* the medians are what a decided signature keeps */
     s->samples = NULL;

@@ -52,7 +52,8 @@ typedef struct xchg_online_signature {
     double fastest_warm_up;        /* the fastest agreed warm-up call (sets it) */
     double explore_seconds;        /* their sum */
     int winner, has_incumbent, incumbent;
-    double medians[XCHG_ONLINE_CANDIDATES]; /* of the last exploration */
+    double medians[XCHG_ONLINE_CANDIDATES]; /* of each one's samples: kept up to date while
+                                               exploring, then the last exploration's */
     double winner_seconds;         /* the winner's median */
     unsigned long next_check, check_every, reexplore_at;
     double baseline;               /* median of the first drift window; 0: none yet */
