@@ -17,6 +17,11 @@
 #include "select/select.h"
 #include "xchg.h"
 
+/* The normal path of a call (normalize, validate, run: its arguments'
+ * arrays live in its own frame), kept out of the entry point so that the
+ * fast path does not set that frame up. */
+#define XCHG_NORMAL_PATH __attribute__((noinline))
+
 /* xchg_raise, with the successful call's test inline (the path around a
  * small call counts its instructions). */
 static inline int raised(MPI_Comm comm, int rc)
@@ -24,21 +29,41 @@ static inline int raised(MPI_Comm comm, int rc)
     return rc == MPI_SUCCESS ? rc : xchg_raise(comm, rc);
 }
 
+static XCHG_NORMAL_PATH int alltoallv_normal(xchg_context *ctx, const void *sendbuf,
+                                              const int sendcounts[], const int sdispls[],
+                                              MPI_Datatype sendtype, void *recvbuf,
+                                              const int recvcounts[], const int rdispls[],
+                                              MPI_Datatype recvtype)
+{
+    xchg_args args;
+    int rc = xchg_args_alltoallv(&args, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                 recvcounts, rdispls, recvtype, ctx->comm, ctx->rank, ctx->size);
+    return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
+}
+
 int XCHG_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     xchg_context *ctx;
-    xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
-    if (rc == MPI_SUCCESS && xchg_online_fast_alltoallv(ctx, sendbuf, sendcounts, sdispls, sendtype,
-                                                        recvbuf, recvcounts, rdispls, recvtype, &rc))
-        return raised(comm, rc);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_args_alltoallv(&args, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                 recvcounts, rdispls, recvtype, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
+    if (rc == MPI_SUCCESS && !xchg_online_fast_alltoallv(ctx, sendbuf, sendcounts, sdispls, sendtype,
+                                                         recvbuf, recvcounts, rdispls, recvtype, &rc))
+        rc = alltoallv_normal(ctx, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                              rdispls, recvtype);
     return raised(comm, rc);
+}
+
+static XCHG_NORMAL_PATH int alltoallw_normal(xchg_context *ctx, const void *sendbuf,
+                                              const int sendcounts[], const int sdispls[],
+                                              const MPI_Datatype sendtypes[], void *recvbuf,
+                                              const int recvcounts[], const int rdispls[],
+                                              const MPI_Datatype recvtypes[])
+{
+    xchg_args args;
+    int rc = xchg_args_alltoallw(&args, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                 recvcounts, rdispls, recvtypes, ctx->comm, ctx->rank, ctx->size);
+    return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
 int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -46,48 +71,66 @@ int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     xchg_context *ctx;
-    xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
-    if (rc == MPI_SUCCESS && xchg_online_fast_alltoallw(ctx, sendbuf, sendcounts, sdispls, sendtypes,
-                                                        recvbuf, recvcounts, rdispls, recvtypes, &rc))
-        return raised(comm, rc);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_args_alltoallw(&args, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                 recvcounts, rdispls, recvtypes, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
+    if (rc == MPI_SUCCESS && !xchg_online_fast_alltoallw(ctx, sendbuf, sendcounts, sdispls,
+                                                         sendtypes, recvbuf, recvcounts, rdispls,
+                                                         recvtypes, &rc))
+        rc = alltoallw_normal(ctx, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                              rdispls, recvtypes);
     return raised(comm, rc);
+}
+
+static XCHG_NORMAL_PATH int alltoall_normal(xchg_context *ctx, const void *sendbuf, int sendcount,
+                                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                             MPI_Datatype recvtype)
+{
+    xchg_args args;
+    int rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                ctx->comm, ctx->rank, ctx->size);
+    return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
 int XCHG_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     xchg_context *ctx;
-    xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
-    if (rc == MPI_SUCCESS && xchg_online_fast_uniform(ctx, XCHG_ALLTOALL, sendbuf, sendcount, sendtype,
-                                                      recvbuf, recvcount, recvtype, &rc))
-        return raised(comm, rc);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
+    if (rc == MPI_SUCCESS && !xchg_online_fast_uniform(ctx, XCHG_ALLTOALL, sendbuf, sendcount,
+                                                       sendtype, recvbuf, recvcount, recvtype, &rc))
+        rc = alltoall_normal(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     return raised(comm, rc);
+}
+
+static XCHG_NORMAL_PATH int allgather_normal(xchg_context *ctx, const void *sendbuf, int sendcount,
+                                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                              MPI_Datatype recvtype)
+{
+    xchg_args args;
+    int rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 ctx->comm, ctx->rank, ctx->size);
+    return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
 int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     xchg_context *ctx;
-    xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
-    if (rc == MPI_SUCCESS && xchg_online_fast_uniform(ctx, XCHG_ALLGATHER, sendbuf, sendcount, sendtype,
-                                                      recvbuf, recvcount, recvtype, &rc))
-        return raised(comm, rc);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                 ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
+    if (rc == MPI_SUCCESS && !xchg_online_fast_uniform(ctx, XCHG_ALLGATHER, sendbuf, sendcount,
+                                                       sendtype, recvbuf, recvcount, recvtype, &rc))
+        rc = allgather_normal(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     return raised(comm, rc);
+}
+
+static XCHG_NORMAL_PATH int allgatherv_normal(xchg_context *ctx, const void *sendbuf, int sendcount,
+                                               MPI_Datatype sendtype, void *recvbuf,
+                                               const int recvcounts[], const int displs[],
+                                               MPI_Datatype recvtype)
+{
+    xchg_args args;
+    int rc = xchg_args_allgatherv(&args, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, ctx->comm, ctx->rank, ctx->size);
+    return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
 int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -95,15 +138,12 @@ int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Comm comm)
 {
     xchg_context *ctx;
-    xchg_args args;
     int rc = xchg_context_get(comm, &ctx);
-    if (rc == MPI_SUCCESS && xchg_online_fast_allgatherv(ctx, sendbuf, sendcount, sendtype, recvbuf,
-                                                         recvcounts, displs, recvtype, &rc))
-        return raised(comm, rc);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_args_allgatherv(&args, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                  recvtype, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
+    if (rc == MPI_SUCCESS && !xchg_online_fast_allgatherv(ctx, sendbuf, sendcount, sendtype,
+                                                          recvbuf, recvcounts, displs, recvtype,
+                                                          &rc))
+        rc = allgatherv_normal(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype);
     return raised(comm, rc);
 }
 

@@ -183,12 +183,7 @@ static int find_or_create(MPI_Comm user_comm, xchg_context **out)
     int rc, found = 0;
     xchg_context *ctx = NULL;
     if (user_comm == MPI_COMM_NULL) return xchg_error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
-    xchg_progress(); /* every xchg call advances the outstanding tasks */
     unsigned generation = atomic_load_explicit(&context_generation, memory_order_acquire);
-    if (last_found.ctx && last_found.comm == user_comm && last_found.generation == generation) {
-        *out = last_found.ctx;
-        return MPI_SUCCESS;
-    }
     XCHG_CHECK(ensure_keyvals());
     XCHG_CHECK(MPI_Comm_get_attr(user_comm, context_keyval, &ctx, &found));
     if (found) {
@@ -242,13 +237,27 @@ fail:
     return rc;
 }
 
+/* The context this thread found last, if it is user_comm's (never
+ * MPI_COMM_NULL's: that one is never found). */
+static inline int found_last(MPI_Comm user_comm, xchg_context **out)
+{
+    *out = last_found.ctx;
+    return *out && last_found.comm == user_comm &&
+           last_found.generation ==
+               atomic_load_explicit(&context_generation, memory_order_acquire);
+}
+
 int xchg_context_get_nonblocking(MPI_Comm user_comm, xchg_context **out)
 {
+    xchg_progress(); /* every xchg call advances the outstanding tasks */
+    if (found_last(user_comm, out)) return MPI_SUCCESS;
     return find_or_create(user_comm, out);
 }
 
 int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
 {
+    xchg_progress();
+    if (found_last(user_comm, out) && (*out)->ready) return MPI_SUCCESS;
     int rc = find_or_create(user_comm, out);
     if (rc != MPI_SUCCESS || (*out)->ready) return rc;
     xchg_task_drain(*out); /* a nonblocking first call may be finishing it */

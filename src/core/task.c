@@ -56,14 +56,9 @@ struct xchg_task {
 
 static pthread_mutex_t engine = PTHREAD_MUTEX_INITIALIZER;
 static xchg_task *all_head, *all_tail;
-static atomic_int outstanding; /* tasks not yet done */
+atomic_int xchg_tasks_not_done;
 static xchg_task *finished;     /* detached tasks completed, not yet freed */
 static XCHG_PER_THREAD xchg_task *running_task;
-
-int xchg_tasks_outstanding(void)
-{
-    return atomic_load_explicit(&outstanding, memory_order_acquire) > 0;
-}
 
 xchg_task *xchg_task_current(void) { return running_task; }
 
@@ -114,7 +109,7 @@ static void resume(xchg_task *task)
             if (!ctx->task_head) ctx->task_tail = NULL;
             ctx->tasks_queued--;
         }
-        atomic_fetch_sub_explicit(&outstanding, 1, memory_order_release);
+        atomic_fetch_sub_explicit(&xchg_tasks_not_done, 1, memory_order_release);
         if (task->detached) { /* nobody waits: finish_detached frees it */
             unlink_all(task);
             task->next_finished = finished;
@@ -150,9 +145,9 @@ static void progress_locked(void)
         if (t->state != TASK_DONE && t->ctx->task_head == t) resume(t);
 }
 
-void xchg_progress(void)
+void xchg_progress_tasks(void)
 {
-    if (!xchg_tasks_outstanding() || running_task) return; /* the thread-local last */
+    if (running_task) return;
     if (pthread_mutex_trylock(&engine) != 0) return;
     progress_locked();
     pthread_mutex_unlock(&engine);
@@ -175,7 +170,7 @@ int xchg_task_start(xchg_context *ctx, xchg_task_body body, void *arg, xchg_task
     else ctx->task_head = task;
     ctx->task_tail = task;
     ctx->tasks_queued++;
-    atomic_fetch_add_explicit(&outstanding, 1, memory_order_release);
+    atomic_fetch_add_explicit(&xchg_tasks_not_done, 1, memory_order_release);
     if (ctx->task_head == task && !running_task) resume(task);
     pthread_mutex_unlock(&engine);
     *out = task;

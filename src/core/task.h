@@ -27,6 +27,8 @@
 #ifndef XCHG_CORE_TASK_H
 #define XCHG_CORE_TASK_H
 
+#include <stdatomic.h>
+
 struct xchg_context;
 
 typedef struct xchg_task xchg_task;
@@ -58,11 +60,24 @@ void xchg_task_detach(xchg_task *task, xchg_task_done done, void *arg);
  * ones included). */
 void xchg_task_drain_all(void);
 
-/* Advance every outstanding task once (see above). */
-void xchg_progress(void);
+/* Tasks of this process not yet done (task.c's count; read it through
+ * xchg_tasks_outstanding). */
+extern atomic_int xchg_tasks_not_done;
 
-/* Whether any task of this process is outstanding: cheap (one atomic load). */
-int xchg_tasks_outstanding(void);
+/* Whether any task of this process is outstanding: one atomic load, inline
+ * (every xchg call asks). */
+static inline int xchg_tasks_outstanding(void)
+{
+    return atomic_load_explicit(&xchg_tasks_not_done, memory_order_acquire) > 0;
+}
+
+/* Advance every outstanding task once (see above); xchg_progress returns at
+ * once, inline, when there is none. */
+void xchg_progress_tasks(void);
+static inline void xchg_progress(void)
+{
+    if (xchg_tasks_outstanding()) xchg_progress_tasks();
+}
 
 /* Complete every task of ctx (before a blocking call runs on ctx, before a
  * persistent init, before the context is freed). */

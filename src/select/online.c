@@ -56,8 +56,9 @@
  *              16-core run: a 4-rank 16 B alltoall decided for
  *              `nonblocking`, which then ran at 2x MPI's own), and `mpi` is
  *              never slower than the MPI library's own;
- *   decided    the winner runs; one call in CHECK_EVERY is timed (agreed
- *              like an exploring call). The median of the last
+ *   decided    the winner runs; one call in CHECK_EVERY (128), or in as
+ *              many as take CHECK_SECONDS (2 ms) for short calls, is timed
+ *              (agreed like an exploring call). The median of the last
  *              DRIFT_WINDOW such times explores again (keeping the winner
  *              as incumbent: a re-check switches only by MARGIN, and to a
  *              candidate that also beats mpi by MARGIN) when it is over
@@ -77,7 +78,8 @@
  * 1.25x at most 4 (`mpi`: 6); each of them adds one agreement (a small
  * allreduce; none extra for alltoallv and alltoallw during their
  * exploration, which agree at every call instead of on their schedule).
- * Afterwards one agreed time per CHECK_EVERY calls. XCHG_VERBOSE=1 prints
+ * Afterwards one agreed time (a barrier and an agreement) per CHECK_EVERY
+ * calls or 2 ms of them, whichever is more calls. XCHG_VERBOSE=1 prints
  * the exploration's cost (the sum of its calls' times minus as many calls of
  * the winner). In SMPI (docs/results/selection/online/) the 2x cut took the
  * worst case, where `mpi` took 10x the direct exchange, from 4.7% of 1,000

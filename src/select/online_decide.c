@@ -226,8 +226,10 @@ void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
     s->explored_calls += (unsigned long)s->recorded;
     s->explore_cost += s->explore_seconds - s->recorded * med[best];
     /* a re-check that kept the winner checks half as often next time */
-    s->check_every = switched == 0 && s->check_every < XCHG_ONLINE_CHECK_MAX
-                         ? 2 * s->check_every : xchg_online_check_every();
+    unsigned long every = xchg_online_check_every(med[best]);
+    if (switched == 0 && 2 * s->check_every > every)
+        every = s->check_every < XCHG_ONLINE_CHECK_MAX ? 2 * s->check_every : s->check_every;
+    s->check_every = every;
     s->baseline = 0;
     s->next_check = s->calls + s->check_every;
     s->reexplore_at = s->calls + XCHG_ONLINE_REEXPLORE_EVERY;

@@ -222,7 +222,7 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
 /* The decided signature behind f still holds for this call: count it.
  * *timed = 1 when the call is the signature's drift sample (the fast path
  * times it: xchg_online_sample; xchg_online_choose's schedule). */
-static int still_decided(xchg_online *o, const xchg_online_fast *f, int *timed)
+static inline int still_decided(xchg_online *o, const xchg_online_fast *f, int *timed)
 {
     *timed = 0;
     if (f->sig < 0) return 1; /* explicit, or a tuning rule */
@@ -285,7 +285,7 @@ unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
     return ctx->online ? ctx->online->fast_calls[coll] : 0;
 }
 
-static void account(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f)
+static inline void account(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f)
 {
     ctx->online->fast_calls[coll]++;
     if (!f->is_mpi) return; /* xchg_plan_execute accounted it */

@@ -13,7 +13,7 @@
  * agreed (slowest rank's) times only.
  *
  * XCHG_TEST_ONLINE_CHECK=N times one decided call in N instead of
- * CHECK_EVERY, so a drift shows after fewer calls.
+ * CHECK_EVERY (or 2 ms of calls), so a drift shows after fewer calls.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,10 +75,15 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
     return us >= 0 ? us * 1e-6 : measured;
 }
 
-/* CHECK_EVERY, or XCHG_TEST_ONLINE_CHECK (tests only: fewer calls). */
-unsigned long xchg_online_check_every(void)
+/* A timed call costs a barrier and an agreement, about two short calls: in
+ * calls that take CHECK_SECONDS (2 ms) together it is a few tenths of a
+ * percent. XCHG_TEST_ONLINE_CHECK (tests only) sets the interval. */
+unsigned long xchg_online_check_every(double winner_seconds)
 {
     const char *env = getenv("XCHG_TEST_ONLINE_CHECK");
     long n = env && *env ? strtol(env, NULL, 10) : 0;
-    return n > 0 ? (unsigned long)n : XCHG_ONLINE_CHECK_EVERY;
+    if (n > 0) return (unsigned long)n;
+    double calls = winner_seconds > 0 ? XCHG_ONLINE_CHECK_SECONDS / winner_seconds : 0;
+    if (calls <= XCHG_ONLINE_CHECK_EVERY) return XCHG_ONLINE_CHECK_EVERY;
+    return calls >= XCHG_ONLINE_CHECK_MAX ? XCHG_ONLINE_CHECK_MAX : (unsigned long)calls;
 }

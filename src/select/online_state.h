@@ -24,7 +24,8 @@
 #define XCHG_ONLINE_MARGIN_MIN 0.01       /*   a median faster by the samples' spread, 1-5%, */
 #define XCHG_ONLINE_SWITCH_SAMPLES 5      /*   of 5 samples at least */
 #define XCHG_ONLINE_CHECK_EVERY 128       /* a decided signature times 1 call in 128, */
-#define XCHG_ONLINE_CHECK_MAX 4096        /* doubling after a re-check that kept it */
+#define XCHG_ONLINE_CHECK_SECONDS 0.002   /*   or in as many as take 2 ms (short calls), */
+#define XCHG_ONLINE_CHECK_MAX 4096        /*   doubling after a re-check that kept it */
 #define XCHG_ONLINE_DRIFT_WINDOW 3        /* the median of the last 3 such times */
 #define XCHG_ONLINE_DRIFT 0.5             /* drifted: 50% above the baseline */
 #define XCHG_ONLINE_REEXPLORE_EVERY 65536 /* explore again anyway after this many calls */
@@ -118,10 +119,12 @@ typedef struct xchg_online xchg_online;
 xchg_online *xchg_online_state(xchg_context *ctx);
 
 /* The test hooks (online_hooks.c): the time XCHG_TEST_ONLINE_TIMES forces
- * for this rank and algorithm, in seconds (else `measured`); CHECK_EVERY or
+ * for this rank and algorithm, in seconds (else `measured`); the calls
+ * between two timed ones of a winner that takes winner_seconds (CHECK_EVERY,
+ * or as many as take CHECK_SECONDS, at most CHECK_MAX), or
  * XCHG_TEST_ONLINE_CHECK. */
 double xchg_online_test_time(const xchg_context *ctx, const char *algo, double measured);
-unsigned long xchg_online_check_every(void);
+unsigned long xchg_online_check_every(double winner_seconds);
 
 /* online.c: whether XCHG_VERBOSE asks for the exploration lines. */
 int xchg_online_verbose(void);
