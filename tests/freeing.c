@@ -19,45 +19,16 @@
  * computes; under AddressSanitizer (build-asan) a request or context that
  * is never freed is a leak. Rank 0 prints PASS/FAIL lines and
  * "freeing: N passed, N failed"; exit status 1 if anything failed.
+ * The check, the data and rank 0 going first are tests/freeing_scenarios.h's
+ * (shared with the drop-in's tests/dropin/freeing.c).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "freeing_scenarios.h"
 #include "xchg.h"
-
-enum { N = 3 }; /* ints per block */
-
-static int rank, size, passed, failed;
-
-static void check(const char *what, const char *algo, int ok)
-{
-    int all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-    if (rank == 0) printf("%s %s (%s)\n", all ? "PASS" : "FAIL", what, algo);
-    if (all) passed++;
-    else failed++;
-}
-
-static int value(int src, int dst, int i, int salt) { return salt * 1000000 + src * 1000 + dst * 10 + i; }
-
-static void fill(int *send, int *recv, int salt)
-{
-    for (int p = 0; p < size; p++)
-        for (int i = 0; i < N; i++) {
-            send[p * N + i] = value(rank, p, i, salt);
-            recv[p * N + i] = -1;
-        }
-}
-
-static int arrived(const int *recv, int salt)
-{
-    for (int p = 0; p < size; p++)
-        for (int i = 0; i < N; i++)
-            if (recv[p * N + i] != value(p, rank, i, salt)) return 0;
-    return 1;
-}
 
 /* Progress until this rank has nothing outstanding (bounded: 60 s). */
 static int progress_all(void)
@@ -66,20 +37,6 @@ static int progress_all(void)
     int pending = 1;
     while (pending && MPI_Wtime() < until) XCHG_Progress(&pending);
     return !pending;
-}
-
-/* Ranks other than 0 wait here until rank 0 has passed `release_others`. */
-static void wait_for_rank0(void)
-{
-    int token;
-    if (rank != 0) MPI_Recv(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-}
-
-static void release_others(void)
-{
-    int token = 1;
-    if (rank == 0)
-        for (int p = 1; p < size; p++) MPI_Send(&token, 1, MPI_INT, p, 77, MPI_COMM_WORLD);
 }
 
 static MPI_Comm fresh(const char *algo)

@@ -82,12 +82,16 @@ xchg_launch(select-openmpi-6-nodes2 openmpi 120 "quick;full" NP 6 ENV XCHG_VIRTU
 xchg_launch(select-openmpi-5-nodes3 openmpi 120 "quick;full" NP 5 ENV XCHG_VIRTUAL_NODES=3 COMMAND $<TARGET_FILE:xchg-select> --calls=8)
 xchg_launch(select-mpich-3          mpich   120 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-select> --calls=20)
 # Online selection: exploration ends on the slowest rank's winner, the same on
-# every rank under rank-dependent forced times; drift; XCHG_ONLINE; results
-# against MPI (tests/online.c); learned choices written, merged and read back
-# (tests/check-online.sh). Both MPIs; a few seconds each.
+# every rank under rank-dependent forced times; early drops, the margin,
+# short calls (tests/online_explore.c); the fast path, drift, XCHG_ONLINE
+# (tests/online.c); results against MPI; learned choices written, merged and
+# read back (tests/check-online.sh). Both MPIs; a few seconds each.
 xchg_launch(online-openmpi-4        openmpi 120 "quick;full" NP 4 COMMAND $<TARGET_FILE:xchg-online>)
 xchg_launch(online-openmpi-5-nodes2 openmpi 120 "quick;full" NP 5 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-online>)
 xchg_launch(online-mpich-3          mpich   300 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-online>)
+xchg_launch(online-explore-openmpi-4        openmpi 120 "quick;full" NP 4 COMMAND $<TARGET_FILE:xchg-online-explore>)
+xchg_launch(online-explore-openmpi-5-nodes2 openmpi 120 "quick;full" NP 5 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-online-explore>)
+xchg_launch(online-explore-mpich-3          mpich   300 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-online-explore>)
 xchg_launch(online-persist-openmpi  openmpi 120 "quick;full" COMMAND tests/check-online.sh ${build} "${mpirun} -n 4")
 xchg_launch(online-persist-mpich    mpich   300 "quick;full" COMMAND tests/check-online.sh ${build} "${mpirun} -n 3")
 

@@ -15,6 +15,8 @@
  * Every result is checked against values the program computes. Rank 0
  * prints PASS/FAIL lines, the calls it made per form ("calls alltoall=0
  * ialltoall=... alltoall_init=...") and "freeing: N passed, N failed".
+ * The check, the data and rank 0 going first are ../freeing_scenarios.h's
+ * (shared with tests/freeing.c; MPI alone there).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -27,43 +29,15 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../freeing_scenarios.h"
+
 #if MPI_VERSION >= 4
 #define ALLTOALL_INIT MPI_Alltoall_init
 #elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
 #define ALLTOALL_INIT MPIX_Alltoall_init
 #endif
 
-enum { N = 3 };
-
-static int rank, size, passed, failed, n_ialltoall, n_alltoall_init;
-
-static void check(const char *what, int ok)
-{
-    int all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-    if (rank == 0) printf("%s %s\n", all ? "PASS" : "FAIL", what);
-    if (all) passed++;
-    else failed++;
-}
-
-static int value(int src, int dst, int i, int salt) { return salt * 1000000 + src * 1000 + dst * 10 + i; }
-
-static void fill(int *send, int *recv, int salt)
-{
-    for (int p = 0; p < size; p++)
-        for (int i = 0; i < N; i++) {
-            send[p * N + i] = value(rank, p, i, salt);
-            recv[p * N + i] = -1;
-        }
-}
-
-static int arrived(const int *recv, int salt)
-{
-    for (int p = 0; p < size; p++)
-        for (int i = 0; i < N; i++)
-            if (recv[p * N + i] != value(p, rank, i, salt)) return 0;
-    return 1;
-}
+static int n_ialltoall, n_alltoall_init; /* calls made, per form */
 
 /* After a free in flight: poll with MPI_Test until this rank's data is
  * there, then until every rank's is (an MPI_Ibarrier). */
@@ -85,19 +59,6 @@ static int wait_arrival(const volatile int *recv, int salt)
     return done;
 }
 
-static void wait_for_rank0(void)
-{
-    int token;
-    if (rank != 0) MPI_Recv(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-}
-
-static void release_others(void)
-{
-    int token = 1;
-    if (rank == 0)
-        for (int p = 1; p < size; p++) MPI_Send(&token, 1, MPI_INT, p, 77, MPI_COMM_WORLD);
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -116,7 +77,7 @@ int main(int argc, char **argv)
     n_ialltoall++;
     rc |= MPI_Request_free(&req);
     release_others();
-    check("MPI_Ialltoall, MPI_Request_free at once: the data arrives later",
+    check("MPI_Ialltoall, MPI_Request_free at once: the data arrives later", NULL,
           rc == MPI_SUCCESS && req == MPI_REQUEST_NULL && wait_arrival(recv, 1) &&
               arrived(recv, 1));
 
@@ -129,7 +90,7 @@ int main(int argc, char **argv)
     rc |= MPI_Start(&req);
     rc |= MPI_Request_free(&req);
     release_others();
-    check("persistent alltoall started, MPI_Request_free at once: the data arrives later",
+    check("persistent alltoall started, MPI_Request_free at once: the data arrives later", NULL,
           rc == MPI_SUCCESS && req == MPI_REQUEST_NULL && wait_arrival(recv, 2) &&
               arrived(recv, 2));
 #endif
@@ -142,7 +103,7 @@ int main(int argc, char **argv)
     n_ialltoall++;
     rc |= MPI_Comm_free(&comm);
     rc |= MPI_Wait(&req, MPI_STATUS_IGNORE);
-    check("MPI_Comm_free with MPI_Ialltoall in flight, then MPI_Wait",
+    check("MPI_Comm_free with MPI_Ialltoall in flight, then MPI_Wait", NULL,
           rc == MPI_SUCCESS && arrived(recv, 3));
 
     /* 4 */
@@ -154,7 +115,7 @@ int main(int argc, char **argv)
     rc |= MPI_Request_free(&req);
     release_others();
     rc |= MPI_Comm_free(&comm);
-    check("MPI_Request_free then MPI_Comm_free in flight: the data arrives later",
+    check("MPI_Request_free then MPI_Comm_free in flight: the data arrives later", NULL,
           rc == MPI_SUCCESS && wait_arrival(recv, 4) && arrived(recv, 4));
 
     if (rank == 0) {

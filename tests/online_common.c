@@ -1,0 +1,140 @@
+/*
+ * The helpers of the online selection tests (tests/online_common.h says
+ * what each does): the checks, one call of each collective against PMPI,
+ * the library's counts of a communicator's explorations.
+ */
+#include "online_common.h"
+
+static int passed, failed;
+int world_rank;
+int dense;
+
+const char *const colls[NCOLLS] = {"alltoall", "alltoallv", "allgather", "alltoallw",
+                                   "allgatherv"};
+
+void check(int ok, const char *what, const char *detail)
+{
+    int all_ok;
+    CHECK_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+    if (all_ok) {
+        passed++;
+    } else {
+        failed++;
+        if (!ok) printf("FAIL online rank %d: %s (%s)\n", world_rank, what, detail);
+    }
+}
+
+/* The algorithm the last call of `coll` used, checked the same on every rank. */
+void used(MPI_Comm comm, const char *coll, const char *what, char *name)
+{
+    int n;
+    CHECK_MPI(MPI_Comm_size(comm, &n));
+    char mine[NAME_LEN] = {0}, *all = malloc((size_t)n * NAME_LEN);
+    XCHG_Comm_get_algorithm(comm, coll, 1, 0, mine, NAME_LEN);
+    CHECK_MPI(MPI_Allgather(mine, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, comm));
+    int same = mine[0] != '\0';
+    for (int r = 0; r < n; r++) same &= strcmp(all + (size_t)r * NAME_LEN, mine) == 0;
+    char detail[2 * NAME_LEN + 64];
+    snprintf(detail, sizeof detail, "%s used %s here, %s on rank 0", coll, mine, all);
+    check(same, what, detail);
+    if (name) memcpy(name, mine, NAME_LEN);
+    free(all);
+}
+
+int one_call(MPI_Comm comm, const char *coll, int count, int call, const char *what)
+{
+    int rank, P;
+    CHECK_MPI(MPI_Comm_rank(comm, &rank));
+    CHECK_MPI(MPI_Comm_size(comm, &P));
+    int *sc = malloc(4 * (size_t)P * sizeof(int)), *sd = sc + P, *rc = sd + P, *rd = rc + P;
+    MPI_Datatype *st = malloc(2 * (size_t)P * sizeof(MPI_Datatype)), *rt = st + P, pair;
+    CHECK_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
+    CHECK_MPI(MPI_Type_commit(&pair));
+    int v = strcmp(coll, "alltoallv") == 0, w = strcmp(coll, "alltoallw") == 0,
+        g = strcmp(coll, "allgather") == 0, gv = strcmp(coll, "allgatherv") == 0;
+    for (int p = 0, so = 0, ro = 0; p < P; p++) {
+        /* the same counts at every call: one signature (sizes bucketed) */
+        int per_peer = v || w, width = w && (rank + p) % 2 ? 2 : 1;
+        sc[p] = per_peer ? (rank + p) % 3 == 0 && !dense ? 0 : count - (rank + 2 * p) % 3 : count;
+        rc[p] = per_peer ? (p + rank) % 3 == 0 && !dense ? 0 : count - (p + 2 * rank) % 3 : count;
+        if (gv) rc[p] = p % 4 == 3 && !dense ? 0 : count - p % 3;
+        st[p] = rt[p] = width == 2 ? pair : MPI_INT;
+        sd[p] = w ? so * (int)sizeof(int) : so, rd[p] = w ? ro * (int)sizeof(int) : ro;
+        so += sc[p] * width, ro += rc[p] * width + gv;
+    }
+    size_t sn = 2 * (size_t)P * (size_t)count + (size_t)P, rn = sn;
+    int *send = malloc(sn * sizeof(int)), *got = malloc(rn * sizeof(int)),
+        *want = malloc(rn * sizeof(int));
+    for (size_t i = 0; i < sn; i++) send[i] = (int)(rank * 100003 + call * 17 + (int)i);
+    memset(got, 0xab, rn * sizeof(int));
+    memset(want, 0xab, rn * sizeof(int));
+    int err;
+    if (v) {
+        err = XCHG_Alltoallv(send, sc, sd, MPI_INT, got, rc, rd, MPI_INT, comm);
+        CHECK_MPI(PMPI_Alltoallv(send, sc, sd, MPI_INT, want, rc, rd, MPI_INT, comm));
+    } else if (w) {
+        err = XCHG_Alltoallw(send, sc, sd, st, got, rc, rd, rt, comm);
+        CHECK_MPI(PMPI_Alltoallw(send, sc, sd, st, want, rc, rd, rt, comm));
+    } else if (g) {
+        err = XCHG_Allgather(send, count, MPI_INT, got, count, MPI_INT, comm);
+        CHECK_MPI(PMPI_Allgather(send, count, MPI_INT, want, count, MPI_INT, comm));
+    } else if (gv) {
+        err = XCHG_Allgatherv(send, rc[rank], MPI_INT, got, rc, rd, MPI_INT, comm);
+        CHECK_MPI(PMPI_Allgatherv(send, rc[rank], MPI_INT, want, rc, rd, MPI_INT, comm));
+    } else {
+        err = XCHG_Alltoall(send, count, MPI_INT, got, count, MPI_INT, comm);
+        CHECK_MPI(PMPI_Alltoall(send, count, MPI_INT, want, count, MPI_INT, comm));
+    }
+    int ok = err == MPI_SUCCESS && memcmp(got, want, rn * sizeof(int)) == 0;
+    if (!ok) check(0, what, err == MPI_SUCCESS ? "result differs from PMPI" : XCHG_Last_error());
+    CHECK_MPI(MPI_Type_free(&pair));
+    free(sc), free(st), free(send), free(got), free(want);
+    return ok;
+}
+void calls_of(MPI_Comm comm, const char *coll, int count, int calls, const char *what)
+{
+    int ok = 1;
+    for (int c = 0; c < calls; c++) ok &= one_call(comm, coll, count, c, what);
+    check(ok, what, "a call differed from PMPI");
+}
+
+void counts_of(MPI_Comm comm, int *decided, int *exploring, unsigned long *explored)
+{
+    xchg_context *ctx;
+    CHECK_MPI(xchg_context_get(comm, &ctx));
+    xchg_online_counts(ctx, decided, exploring, explored);
+}
+
+explore_stats stats_of(MPI_Comm comm)
+{
+    xchg_context *ctx;
+    explore_stats st;
+    CHECK_MPI(xchg_context_get(comm, &ctx));
+    xchg_online_explore_stats(ctx, &st.candidates, &st.dropped, &st.samples, &st.switches);
+    return st;
+}
+
+void same_everywhere(long v, const char *what)
+{
+    long lo, hi;
+    CHECK_MPI(MPI_Allreduce(&v, &lo, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allreduce(&v, &hi, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD));
+    char detail[128];
+    snprintf(detail, sizeof detail, "%ld here, %ld..%ld over the ranks", v, lo, hi);
+    check(lo == hi, what, detail);
+}
+
+void online_begin(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
+    unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
+    unsetenv("XCHG_ALLTOALLW"), unsetenv("XCHG_ALLGATHERV");
+}
+
+int online_end(void)
+{
+    if (world_rank == 0) printf("%d passed, %d failed\n", passed, failed);
+    MPI_Finalize();
+    return failed != 0;
+}

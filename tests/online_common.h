@@ -1,0 +1,78 @@
+/*
+ * The helpers of the online selection tests (tests/online_explore.c: how a
+ * signature is decided; tests/online.c: what follows a decision, and
+ * persistence): every call checked byte for byte against PMPI, the
+ * algorithm used checked the same on every rank, the exploration's counts
+ * read from the library (src/select/online.h). Code in tests/online_common.c.
+ */
+#ifndef XCHG_TESTS_ONLINE_COMMON_H
+#define XCHG_TESTS_ONLINE_COMMON_H
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "select/online.h"
+#include "xchg.h"
+
+#define NAME_LEN 256
+#define CHECK_MPI(call)                                                         \
+    do {                                                                        \
+        if ((call) != MPI_SUCCESS) {                                            \
+            fprintf(stderr, "FAIL online: %s failed\n", #call);                 \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                       \
+        }                                                                       \
+    } while (0)
+
+extern int world_rank;
+extern int dense; /* alltoallv without empty blocks (a sparse one is not persisted) */
+
+/* One check, the same verdict on every rank (MPI_COMM_WORLD): passes only if
+ * `ok` on all; a rank where it failed prints `what` and `detail`. */
+void check(int ok, const char *what, const char *detail);
+
+/* The algorithm the last call of `coll` used, checked the same on every rank. */
+void used(MPI_Comm comm, const char *coll, const char *what, char *name);
+
+/* One call of `coll` with blocks of `count` ints, checked against PMPI.
+ * alltoallv, alltoallw: rank-dependent counts up to count, a zero among them
+ * unless `dense`; alltoallw's type per peer is MPI_INT or a pair of ints by
+ * the parity of the two ranks (so blocks of the odd pairs are twice as
+ * large), byte displacements. allgatherv: contributions count - p % 3 ints
+ * (rank 3, 7, ... none unless `dense`), a gap of one int between blocks. */
+int one_call(MPI_Comm comm, const char *coll, int count, int call, const char *what);
+
+/* Enough calls to decide a signature: 2 on the model, then up to 6
+ * candidates of one warm-up and 5 samples each (of one call at the forced
+ * times of at least 20 us used here), one more whose agreement carries
+ * alltoallv's last time. */
+#define EXPLORE_CALLS (2 + 6 * (1 + 5) + 1)
+
+/* `calls` calls, each checked; the result of all of them as one check. */
+void calls_of(MPI_Comm comm, const char *coll, int count, int calls, const char *what);
+
+/* The online state of comm (xchg_online_counts). */
+void counts_of(MPI_Comm comm, int *decided, int *exploring, unsigned long *explored);
+
+/* What the last explorations on comm did (xchg_online_explore_stats). */
+typedef struct explore_stats {
+    int candidates, dropped, samples, switches;
+} explore_stats;
+
+explore_stats stats_of(MPI_Comm comm);
+
+/* The same value on every rank (the state of online selection must be). */
+void same_everywhere(long v, const char *what);
+
+#define NCOLLS 5
+extern const char *const colls[NCOLLS];
+
+/* MPI_Init, world_rank, no XCHG_<COLL> selection from the environment. */
+void online_begin(int *argc, char ***argv);
+
+/* Rank 0 prints "N passed, N failed"; MPI_Finalize. Returns the exit status. */
+int online_end(void);
+
+#endif

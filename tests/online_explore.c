@@ -1,0 +1,306 @@
+/*
+ * xchg-online-explore: how online selection (src/select/online.c) decides a
+ * signature. Exploration ends, with the same winner on every rank, and a
+ * persistent request of the decided signature takes it; clear losers leave
+ * early (on agreed times); alltoallv and alltoallw interleaved on one
+ * communicator each decide from their own times; mpi is kept unless another
+ * is faster by the margin, and a winner that later takes longer than mpi
+ * did is checked again; short calls take more samples while their times
+ * spread. What follows a decision (the fast path, drift, XCHG_ONLINE,
+ * persistence) is tests/online.c's.
+ *
+ * Times are forced per rank and per candidate by the test hook
+ * XCHG_TEST_ONLINE_TIMES (online.c), including times where ranks would each
+ * prefer another winner: the decision must follow the agreed (slowest
+ * rank's) times only. Every call's result is compared byte for byte with the
+ * MPI library's own collective (PMPI), and the algorithm it used must be the
+ * same string on every rank (tests/online_common.c).
+ *   usage: mpirun -n P xchg-online-explore
+ * Prints "N passed, N failed".
+ */
+#include "online_common.h"
+
+/* Exploration ends, on the agreed winner, even where ranks disagree. */
+static void exploration(void)
+{
+    char what[256], name[NAME_LEN];
+    for (int c = 0; c < NCOLLS; c++) {
+        MPI_Comm comm;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        /* rank 0 prefers any xchg algorithm, rank 1 mpi; the slowest rank's
+         * times: mpi 1000 us, the others 2000 us -> mpi */
+        setenv("XCHG_TEST_ONLINE_TIMES", "0:mpi=1000,*=100;1:mpi=100,*=2000;*:mpi=200,*=200", 1);
+        snprintf(what, sizeof what, "%s: exploring, ranks disagree locally", colls[c]);
+        calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
+        int decided, exploring;
+        unsigned long explored;
+        counts_of(comm, &decided, &exploring, &explored);
+        char detail[128];
+        snprintf(detail, sizeof detail, "%d decided, %d exploring, %lu calls explored", decided,
+                 exploring, explored);
+        check(decided == 1 && exploring == 0 && explored >= 6 && explored <= 36,
+              "exploration happened and ended", detail);
+        used(comm, colls[c], what, name);
+        int P, want_mpi; /* P = 1: rank 0's own times are the slowest rank's */
+        CHECK_MPI(MPI_Comm_size(comm, &P));
+        want_mpi = P > 1;
+        check((strcmp(name, "mpi") == 0) == want_mpi, "the slowest rank's times decide", name);
+        /* a persistent request of the decided signature takes the winner
+         * (alltoallv, alltoallw: a persistent init agrees sizes of its own) */
+        if (c == 0 || c == 2 || c == 4) {
+            size_t n = (size_t)P * 17;
+            int *send = calloc(n, sizeof(int)), *got = calloc(n, sizeof(int)),
+                *want = calloc(n, sizeof(int)), *counts = malloc(2 * (size_t)P * sizeof(int)),
+                *displs = counts + P;
+            for (size_t i = 0; i < n; i++) send[i] = world_rank * 1000 + (int)i;
+            for (int p = 0, off = 0; p < P; p++) { /* allgatherv: as one_call's */
+                counts[p] = p % 4 == 3 && !dense ? 0 : 16 - p % 3;
+                displs[p] = off;
+                off += counts[p] + 1;
+            }
+            int rank;
+            CHECK_MPI(MPI_Comm_rank(comm, &rank));
+            XCHG_Request req;
+            int err = c == 0   ? XCHG_Alltoall_init(send, 16, MPI_INT, got, 16, MPI_INT, comm,
+                                                    MPI_INFO_NULL, &req)
+                      : c == 2 ? XCHG_Allgather_init(send, 16, MPI_INT, got, 16, MPI_INT, comm,
+                                                     MPI_INFO_NULL, &req)
+                               : XCHG_Allgatherv_init(send, counts[rank], MPI_INT, got, counts,
+                                                      displs, MPI_INT, comm, MPI_INFO_NULL, &req);
+            if (err == MPI_SUCCESS) err = XCHG_Start(&req);
+            if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
+            if (c == 0) CHECK_MPI(PMPI_Alltoall(send, 16, MPI_INT, want, 16, MPI_INT, comm));
+            else if (c == 2) CHECK_MPI(PMPI_Allgather(send, 16, MPI_INT, want, 16, MPI_INT, comm));
+            else CHECK_MPI(PMPI_Allgatherv(send, counts[rank], MPI_INT, want, counts, displs,
+                                           MPI_INT, comm));
+            check(err == MPI_SUCCESS && memcmp(got, want, n * sizeof(int)) == 0,
+                  "persistent request of a decided signature", XCHG_Last_error());
+            used(comm, colls[c], "persistent", name);
+            check((strcmp(name, "mpi") == 0) == want_mpi, "a persistent init takes the learned winner",
+                  name);
+            if (err == MPI_SUCCESS) XCHG_Request_free(&req);
+            free(send), free(got), free(want), free(counts);
+        }
+        /* the other way round: mpi slowest on rank 0 -> an xchg algorithm (on
+         * a new communicator: alltoallv's agreement would see the new sizes
+         * only at its next scheduled call, 64) */
+        CHECK_MPI(MPI_Comm_free(&comm));
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        setenv("XCHG_TEST_ONLINE_TIMES", "0:mpi=3000,*=100;*:mpi=100,*=300", 1);
+        snprintf(what, sizeof what, "%s: exploring, mpi slowest on rank 0", colls[c]);
+        calls_of(comm, colls[c], 100, EXPLORE_CALLS, what);
+        used(comm, colls[c], what, name);
+        check(name[0] && strcmp(name, "mpi") != 0, "the slowest rank's times decide: not mpi",
+              name);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+}
+
+/* Clear losers leave the race early, on agreed times: mpi 10x slower than
+ * the others on the slowest rank (but fastest on rank 0 alone) is dropped
+ * after its warm-up and one sample; the others 1.5x slower than mpi after
+ * three (mpi, the incumbent, only ever by the 2x rule). The calls explored
+ * must say so exactly, and be the same on every rank. */
+static void early_drops(void)
+{
+    static const struct {
+        const char *times;
+        int samples_of_loser; /* the samples a loser takes before it is dropped */
+    } cases[] = {{"0:mpi=100,*=1000;*:mpi=10000,*=1000", 1}, {"*:mpi=1000,*=1500", 3}};
+    char what[256], name[NAME_LEN];
+    int P;
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    for (int c = 0; c < NCOLLS; c++)
+        for (int k = 0; k < 2; k++) {
+            MPI_Comm comm;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
+            snprintf(what, sizeof what, "%s: clear loser %s", colls[c], cases[k].times);
+            calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
+            int decided, exploring;
+            unsigned long explored;
+            counts_of(comm, &decided, &exploring, &explored);
+            explore_stats st = stats_of(comm);
+            int cands = st.candidates, dropped = st.dropped;
+            /* P = 1: rank 0's times are the slowest rank's; in case 0 every
+             * xchg candidate is 10x mpi there, dropped after one sample */
+            int solo = P == 1 && k == 0;
+            int want_dropped = solo || k == 1 ? cands - 1 : 1;
+            int want = cands + 5 * (cands - want_dropped) +
+                       want_dropped * (solo ? 1 : cases[k].samples_of_loser);
+            char detail[160];
+            snprintf(detail, sizeof detail, "%d candidates, %d dropped, %lu calls explored (want %d "
+                     "dropped, %d calls)", cands, dropped, explored, want_dropped, want);
+            check(decided == 1 && exploring == 0 && cands >= 2 && dropped == want_dropped &&
+                  explored == (unsigned long)want, what, detail);
+            same_everywhere((long)explored, "every rank explored as many calls");
+            used(comm, colls[c], what, name);
+            check(solo || k == 1 ? strcmp(name, "mpi") == 0 : name[0] && strcmp(name, "mpi") != 0,
+                  "a dropped candidate does not win", name);
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            CHECK_MPI(MPI_Comm_free(&comm));
+        }
+}
+
+/* alltoallv and alltoallw interleaved on one communicator: each carries its
+ * measured time into its own next agreement, so both explore to the end and
+ * decide from their own times (mpi for alltoallv, not mpi for alltoallw). */
+static void interleaved(void)
+{
+    MPI_Comm comm;
+    char name[NAME_LEN];
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    int ok = 1;
+    for (int call = 0; call < 30; call++) {
+        /* the forced times name the collective through the test hook's
+         * algorithm names: mpi fastest while alltoallv runs, slowest while
+         * alltoallw runs */
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=100,*=2000", 1);
+        ok &= one_call(comm, "alltoallv", 16, call, "interleaved alltoallv");
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=5000,*=2000", 1);
+        ok &= one_call(comm, "alltoallw", 16, call, "interleaved alltoallw");
+    }
+    unsetenv("XCHG_TEST_ONLINE_TIMES");
+    check(ok, "alltoallv and alltoallw interleaved", "a call differed from PMPI");
+    int decided, exploring;
+    unsigned long explored;
+    counts_of(comm, &decided, &exploring, &explored);
+    char detail[128];
+    snprintf(detail, sizeof detail, "%d decided, %d exploring", decided, exploring);
+    check(decided == 2 && exploring == 0, "interleaved: both signatures decided", detail);
+    used(comm, "alltoallv", "interleaved alltoallv", name);
+    check(strcmp(name, "mpi") == 0, "interleaved: alltoallv decided by its own times", name);
+    used(comm, "alltoallw", "interleaved alltoallw", name);
+    check(name[0] && strcmp(name, "mpi") != 0, "interleaved: alltoallw decided by its own times",
+          name);
+    CHECK_MPI(MPI_Comm_free(&comm));
+}
+
+/* mpi is the incumbent (online_decide.c, the margin): another candidate
+ * displaces it only when faster by more than their samples' spread, at
+ * least 1% and at most 5%. Steady times: 0.5% faster does not, 3% does.
+ * Times that spread by 6% (every third call 6% slower): 3% and 4% faster
+ * do not, 20% does. And a
+ * decided winner that later takes longer than mpi did (below the 50%
+ * drift) is checked again and gives way to mpi. On one rank as on many:
+ * the forced times are every rank's. */
+static void margin(void)
+{
+    static const struct {
+        const char *times;
+        int want_mpi;
+    } cases[] = {{"*:mpi=1000,*=995", 1},           {"*:mpi=1000,*=970", 0},
+                 {"*:mpi=1000-1060,*=970-1030", 1}, {"*:mpi=1040-1100,*=1000-1060", 1},
+                 {"*:mpi=1000-1060,*=800-850", 0},  {"*:mpi=1000,*=1000", 1}};
+    char what[256], name[NAME_LEN];
+    for (int c = 0; c < NCOLLS; c++)
+        for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
+            MPI_Comm comm;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
+            snprintf(what, sizeof what, "%s: margin, %s", colls[c], cases[k].times);
+            calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
+            int decided, exploring;
+            unsigned long explored;
+            counts_of(comm, &decided, &exploring, &explored);
+            check(decided == 1 && exploring == 0, what, "decided");
+            used(comm, colls[c], what, name);
+            check((strcmp(name, "mpi") == 0) == cases[k].want_mpi,
+                  cases[k].want_mpi ? "within the margin: mpi stays" : "beyond the margin: not mpi",
+                  name);
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            CHECK_MPI(MPI_Comm_free(&comm));
+        }
+    /* the re-check: decided for another (800 us against mpi's 1000), which
+     * then takes 1030 us (within the margin of mpi's: kept, nothing
+     * explored), then 1100 us (under 1.5x its own 800: no drift), over
+     * mpi's by more than the margin */
+    setenv("XCHG_TEST_ONLINE_CHECK", "16", 1);
+    for (int c = 0; c < NCOLLS; c++) {
+        MPI_Comm comm;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=800", 1);
+        snprintf(what, sizeof what, "%s: decided against mpi", colls[c]);
+        calls_of(comm, colls[c], 8, EXPLORE_CALLS + 3 * 16 + 10, what);
+        used(comm, colls[c], what, name);
+        check(name[0] && strcmp(name, "mpi") != 0, "decided for another before the re-check", name);
+        int decided, exploring;
+        unsigned long before, after;
+        counts_of(comm, &decided, &exploring, &before);
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=1030", 1);
+        snprintf(what, sizeof what, "%s: the winner now within the margin of mpi", colls[c]);
+        calls_of(comm, colls[c], 8, 4 * 16, what);
+        counts_of(comm, &decided, &exploring, &after);
+        used(comm, colls[c], what, name);
+        check(name[0] && strcmp(name, "mpi") != 0 && after == before && exploring == 0,
+              "within the margin: kept, not explored again", name);
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=1100", 1);
+        snprintf(what, sizeof what, "%s: the winner now slower than mpi was", colls[c]);
+        calls_of(comm, colls[c], 8, 3 * 16 + EXPLORE_CALLS, what);
+        used(comm, colls[c], what, name);
+        check(strcmp(name, "mpi") == 0, "re-checked: back to mpi", name);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+    unsetenv("XCHG_TEST_ONLINE_CHECK");
+}
+
+/* Short calls take more samples while their times spread: as many as make
+ * 5 x 20 us at the fastest warm-up call's speed, 40 at most (online.c), in
+ * visits of wanted / 5 consecutive calls after one that switches to the
+ * candidate and is not a sample. At forced times of 2-2.2 us (every third
+ * 2.2: a 10% spread, over the 5% margin) mpi takes 40 samples; at a steady 2 us
+ * it settles at 5; the others (3 us, over 1.25x) leave after 3 to 8 (a
+ * visit may run before mpi has 3). At 1000-1100 us (5 x 20 us take one
+ * call) mpi takes 5, the others 3, one call at a time, no switching calls.
+ * Every rank counts the same calls; the decision follows the forced times. */
+static void short_calls(void)
+{
+    char what[256], name[NAME_LEN];
+    static const struct {
+        const char *times;
+        int mpi_samples, visit; /* visit: samples per visit */
+    } cases[] = {{"*:mpi=2-2.2,*=3-3.2", 40, 8}, {"*:mpi=2,*=3", 5, 8},
+                 {"*:mpi=1000-1100,*=2000", 5, 1}};
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 2; c++) { /* alltoall; alltoallv (its time agreed a call later) */
+            MPI_Comm comm;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
+            snprintf(what, sizeof what, "%s: %d samples of mpi", colls[c], cases[k].mpi_samples);
+            calls_of(comm, colls[c], 16, 2 + 6 * (1 + 40 + 5) + 1, what);
+            int decided, exploring;
+            unsigned long explored;
+            counts_of(comm, &decided, &exploring, &explored);
+            explore_stats st = stats_of(comm);
+            int candidates = st.candidates, dropped = st.dropped, samples = st.samples,
+                switches = st.switches;
+            int others = candidates - 1, v = cases[k].visit;
+            char detail[160];
+            snprintf(detail, sizeof detail, "%lu calls explored: %d candidates, %d samples, %d "
+                     "switching", explored, candidates, samples, switches);
+            int mine = cases[k].mpi_samples; /* mpi's samples, then switching calls: a visit's */
+            check(decided == 1 && dropped == others && samples >= mine + 3 * others &&
+                      samples <= mine + (v > 1 ? v : 3) * others &&
+                      (v == 1 ? switches == 0 : switches >= (mine + v - 1) / v + others) &&
+                      explored == (unsigned long)(candidates + samples + switches),
+                  what, detail);
+            same_everywhere((long)explored, "the same calls explored on every rank");
+            used(comm, colls[c], what, name);
+            check(strcmp(name, "mpi") == 0, "the forced times decide: mpi", name);
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            CHECK_MPI(MPI_Comm_free(&comm));
+        }
+}
+
+int main(int argc, char **argv)
+{
+    online_begin(&argc, &argv);
+    exploration();
+    early_drops();
+    interleaved();
+    margin();
+    short_calls();
+    return online_end();
+}
