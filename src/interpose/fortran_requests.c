@@ -2,9 +2,10 @@
  * Open MPI's Fortran nonblocking and persistent collectives: MPI_IALLTOALL,
  * MPI_IALLTOALLV, MPI_IALLTOALLW, MPI_IALLGATHER, MPI_IALLGATHERV and
  * Open MPI 4.1's MPIX_ALLTOALL_INIT, MPIX_ALLTOALLV_INIT,
- * MPIX_ALLTOALLW_INIT, MPIX_ALLGATHER_INIT, MPIX_ALLGATHERV_INIT,
- * MPIX_NEIGHBOR_ALLTOALLV_INIT (its "pcollreq" extension: mpif-ext.h,
- * `use mpi_ext`, `use mpi_f08_ext`).
+ * MPIX_ALLTOALLW_INIT, MPIX_ALLGATHER_INIT, MPIX_ALLGATHERV_INIT (its
+ * "pcollreq" extension: mpif-ext.h, `use mpi_ext`, `use mpi_f08_ext`).
+ * Its Fortran MPIX_NEIGHBOR_ALLTOALLV_INIT is not defined here and reaches
+ * Open MPI unrouted (c_bindings.c routes the C form).
  *
  * Open MPI's bindings convert the arguments and call PMPI_Ialltoall,
  * PMPIX_Alltoall_init, ... directly (libmpi_mpifh; libmpi_usempif08's
@@ -13,13 +14,23 @@
  * a Fortran call. As for the blocking forms (fortran.c), the Fortran symbols
  * are defined here in the four manglings of mpif.h and `use mpi`, and, on
  * Open MPI 4 (mpi_f08 passes buffers as addresses, handles as one INTEGER,
- * an absent ierror as NULL), under their mpi_f08 names. Each converts its
- * arguments as Open MPI's own binding does (handles with PMPI_*_f2c,
- * MPI_IN_PLACE and MPI_BOTTOM with Open MPI's own tests), calls the route
- * the C form takes (route_requests.c: xchg under the blocking form's rule,
- * else Open MPI's PMPI_ function; counted under the form's name) and
- * returns the request as a Fortran handle (PMPI_Request_c2f). Completing it
- * from Fortran is fortran_completion.c's business.
+ * an absent ierror as NULL), under their mpi_f08 names.
+ *
+ * One section per collective: its converter (alltoall_f, ...), then its
+ * nonblocking entry point, then its persistent one, each a single call of
+ * the converter. The converter does what both forms share: it converts the
+ * arguments as Open MPI's own binding does (handles with PMPI_*_f2c, a
+ * datatype array handle by handle, INTEGER arrays copied where INTEGER is
+ * not a C int, MPI_IN_PLACE and MPI_BOTTOM with Open MPI's own tests),
+ * calls the route the C form takes (route_requests.c: xchg under the
+ * blocking form's rule, else Open MPI's PMPI_ function; counted under the
+ * form's name), frees its copies when that returns (xchg copies counts and
+ * describes datatypes at the start) and returns the request as a Fortran
+ * handle (PMPI_Request_c2f). Its last argument, `mpi_init`, is the form:
+ * NULL for the nonblocking one (to xchg_ip_ialltoallv, ...), else Open MPI's
+ * PMPIX_Alltoallv_init, ... for the persistent one (to
+ * xchg_ip_alltoallv_init, ..., with `info`, mpi_init as the pass-through).
+ * Completing the request from Fortran is fortran_completion.c's business.
  *
  * MPICH: its Fortran bindings call the C MPI_Ialltoall, ..., which
  * c_bindings.c defines; nothing here.
@@ -37,6 +48,15 @@
 #define sendbuf_c xchg_ip_f_sendbuf
 #define recvbuf_c xchg_ip_f_recvbuf
 
+/* The mpi_f08 name of an entry point (Open MPI 4; Open MPI 5's mpi_f08 may
+ * pass descriptors: fortran.c). */
+#if OMPI_MAJOR_VERSION < 5
+#define XCHG_IP_F08(target, name)                                                            \
+    XCHG_EXPORT __typeof__(target) name __attribute__((alias(#target)));
+#else
+#define XCHG_IP_F08(target, name)
+#endif
+
 /* The communicator's size (for the arrays of a v or w form), 0 if none. */
 static int comm_size(MPI_Comm comm)
 {
@@ -52,32 +72,9 @@ static void to_fortran(int rc, MPI_Request request, MPI_Fint *f_request, MPI_Fin
     xchg_ip_f_set_ierr(ierr, rc);
 }
 
-/* ---- nonblocking ------------------------------------------------------------ */
-
-void xchg_ip_f_ialltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                         MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
-                         MPI_Fint *request, MPI_Fint *ierr)
-{
-    MPI_Request c = MPI_REQUEST_NULL;
-    int rc = xchg_ip_ialltoall(sendbuf_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
-                               recvbuf_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
-                               PMPI_Comm_f2c(*comm), &c);
-    to_fortran(rc, c, request, ierr);
-}
-
-void xchg_ip_f_iallgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                          MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
-                          MPI_Fint *request, MPI_Fint *ierr)
-{
-    MPI_Request c = MPI_REQUEST_NULL;
-    int rc = xchg_ip_iallgather(sendbuf_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
-                                recvbuf_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
-                                PMPI_Comm_f2c(*comm), &c);
-    to_fortran(rc, c, request, ierr);
-}
-
 /* The v forms' arrays as C ints (copies where INTEGER is not a C int: xchg
- * copies the counts at the start, so they need not outlive the call). */
+ * copies the counts at the start, so they need not outlive the call, in
+ * either form). */
 typedef struct f_arrays {
     const int *a[4];
     int *copy[4];
@@ -96,45 +93,6 @@ static int f_arrays_get(f_arrays *arr, int n, int size, MPI_Fint *const f[])
 static void f_arrays_free(f_arrays *arr, int n)
 {
     for (int i = 0; i < n; i++) free(arr->copy[i]);
-}
-
-void xchg_ip_f_ialltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                          MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
-                          MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm,
-                          MPI_Fint *request, MPI_Fint *ierr)
-{
-    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
-    const void *c_sendbuf = sendbuf_c(sendbuf);
-    int in_place = c_sendbuf == MPI_IN_PLACE;
-    MPI_Request c = MPI_REQUEST_NULL;
-    f_arrays arr;
-    MPI_Fint *f[4] = {in_place ? NULL : sendcounts, in_place ? NULL : sdispls, recvcounts,
-                      rdispls};
-    int rc = f_arrays_get(&arr, 4, comm_size(c_comm), f);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_ip_ialltoallv(c_sendbuf, arr.a[0], arr.a[1], PMPI_Type_f2c(*sendtype),
-                                recvbuf_c(recvbuf), arr.a[2], arr.a[3], PMPI_Type_f2c(*recvtype),
-                                c_comm, &c);
-    f_arrays_free(&arr, 4);
-    to_fortran(rc, c, request, ierr);
-}
-
-void xchg_ip_f_iallgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                           void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs,
-                           MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request,
-                           MPI_Fint *ierr)
-{
-    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
-    MPI_Request c = MPI_REQUEST_NULL;
-    f_arrays arr;
-    MPI_Fint *f[2] = {recvcounts, displs};
-    int rc = f_arrays_get(&arr, 2, comm_size(c_comm), f);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_ip_iallgatherv(sendbuf_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
-                                 recvbuf_c(recvbuf), arr.a[0], arr.a[1],
-                                 PMPI_Type_f2c(*recvtype), c_comm, &c);
-    f_arrays_free(&arr, 2);
-    to_fortran(rc, c, request, ierr);
 }
 
 /* Alltoallw: the datatype handles are converted one by one (xchg describes
@@ -164,80 +122,83 @@ static void w_arrays_free(w_arrays *w)
     free(w->types);
 }
 
-void xchg_ip_f_ialltoallw(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
-                          MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts,
-                          MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm,
-                          MPI_Fint *request, MPI_Fint *ierr)
+/* ---- alltoall --------------------------------------------------------------- */
+
+static void alltoall_f(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                       MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info,
+                       MPI_Fint *request, MPI_Fint *ierr, xchg_ip_uniform_init_fn *mpi_init)
 {
+    const void *sbuf = sendbuf_c(sendbuf);
+    void *rbuf = recvbuf_c(recvbuf);
+    int scount = (int)*sendcount, rcount = (int)*recvcount;
+    MPI_Datatype stype = PMPI_Type_f2c(*sendtype), rtype = PMPI_Type_f2c(*recvtype);
     MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
-    const void *c_sendbuf = sendbuf_c(sendbuf);
-    int in_place = c_sendbuf == MPI_IN_PLACE, size = comm_size(c_comm);
     MPI_Request c = MPI_REQUEST_NULL;
-    w_arrays w;
-    MPI_Fint *f[4] = {in_place ? NULL : sendcounts, in_place ? NULL : sdispls, recvcounts,
-                      rdispls};
-    int rc = w_arrays_get(&w, size, in_place, f, sendtypes, recvtypes);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_ip_ialltoallw(c_sendbuf, w.ints.a[0], w.ints.a[1], w.types, recvbuf_c(recvbuf),
-                                w.ints.a[2], w.ints.a[3], w.types + size, c_comm, &c);
-    w_arrays_free(&w);
+    int rc = mpi_init ? xchg_ip_alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, c_comm,
+                                              PMPI_Info_f2c(*info), &c, mpi_init)
+                      : xchg_ip_ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, c_comm, &c);
     to_fortran(rc, c, request, ierr);
 }
 
+void xchg_ip_f_ialltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                         MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
+                         MPI_Fint *request, MPI_Fint *ierr)
+{
+    alltoall_f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL, request,
+               ierr, NULL);
+}
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_ialltoall, mpi_ialltoall, MPI_IALLTOALL)
-XCHG_IP_FORTRAN_NAMES(xchg_ip_f_ialltoallv, mpi_ialltoallv, MPI_IALLTOALLV)
-XCHG_IP_FORTRAN_NAMES(xchg_ip_f_ialltoallw, mpi_ialltoallw, MPI_IALLTOALLW)
-XCHG_IP_FORTRAN_NAMES(xchg_ip_f_iallgather, mpi_iallgather, MPI_IALLGATHER)
-XCHG_IP_FORTRAN_NAMES(xchg_ip_f_iallgatherv, mpi_iallgatherv, MPI_IALLGATHERV)
-
-#if OMPI_MAJOR_VERSION < 5
-#define XCHG_IP_F08(target, name)                                                            \
-    XCHG_EXPORT __typeof__(target) name __attribute__((alias(#target)));
 XCHG_IP_F08(xchg_ip_f_ialltoall, mpi_ialltoall_f08_)
-XCHG_IP_F08(xchg_ip_f_ialltoallv, mpi_ialltoallv_f08_)
-XCHG_IP_F08(xchg_ip_f_ialltoallw, mpi_ialltoallw_f08_)
-XCHG_IP_F08(xchg_ip_f_iallgather, mpi_iallgather_f08_)
-XCHG_IP_F08(xchg_ip_f_iallgatherv, mpi_iallgatherv_f08_)
-#endif
-
-/* ---- persistent (Open MPI 4.1's MPIX_..._init) -------------------------------- */
 
 #ifdef XCHG_IP_HAVE_MPIX_ALLTOALL_INIT
 void xchg_ip_f_alltoall_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
                              void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
                              MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
 {
-    MPI_Request c = MPI_REQUEST_NULL;
-    int rc = xchg_ip_alltoall_init(sendbuf_c(sendbuf), (int)*sendcount, PMPI_Type_f2c(*sendtype),
-                                   recvbuf_c(recvbuf), (int)*recvcount, PMPI_Type_f2c(*recvtype),
-                                   PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info), &c,
-                                   PMPIX_Alltoall_init);
-    to_fortran(rc, c, request, ierr);
+    alltoall_f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request,
+               ierr, PMPIX_Alltoall_init);
 }
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoall_init, mpix_alltoall_init, MPIX_ALLTOALL_INIT)
-#if OMPI_MAJOR_VERSION < 5
 XCHG_IP_F08(xchg_ip_f_alltoall_init, mpix_alltoall_init_f08_)
 #endif
-#endif
 
-#ifdef XCHG_IP_HAVE_MPIX_ALLGATHER_INIT
-void xchg_ip_f_allgather_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                              void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
-                              MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
+/* ---- alltoallv (with MPI_IN_PLACE the send arrays are not read) -------------- */
+
+static void alltoallv_f(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                        MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
+                        MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info,
+                        MPI_Fint *request, MPI_Fint *ierr, xchg_ip_counts_init_fn *mpi_init)
 {
+    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+    const void *sbuf = sendbuf_c(sendbuf);
+    void *rbuf = recvbuf_c(recvbuf);
+    int in_place = sbuf == MPI_IN_PLACE;
+    MPI_Datatype stype = PMPI_Type_f2c(*sendtype), rtype = PMPI_Type_f2c(*recvtype);
     MPI_Request c = MPI_REQUEST_NULL;
-    int rc = xchg_ip_allgather_init(sendbuf_c(sendbuf), (int)*sendcount,
-                                    PMPI_Type_f2c(*sendtype), recvbuf_c(recvbuf),
-                                    (int)*recvcount, PMPI_Type_f2c(*recvtype),
-                                    PMPI_Comm_f2c(*comm), PMPI_Info_f2c(*info), &c,
-                                    PMPIX_Allgather_init);
+    f_arrays arr;
+    MPI_Fint *f[4] = {in_place ? NULL : sendcounts, in_place ? NULL : sdispls, recvcounts,
+                      rdispls};
+    int rc = f_arrays_get(&arr, 4, comm_size(c_comm), f);
+    const int **a = arr.a; /* sendcounts, sdispls, recvcounts, rdispls */
+    if (rc == MPI_SUCCESS && mpi_init)
+        rc = xchg_ip_alltoallv_init(sbuf, a[0], a[1], stype, rbuf, a[2], a[3], rtype, c_comm,
+                                    PMPI_Info_f2c(*info), &c, mpi_init);
+    else if (rc == MPI_SUCCESS)
+        rc = xchg_ip_ialltoallv(sbuf, a[0], a[1], stype, rbuf, a[2], a[3], rtype, c_comm, &c);
+    f_arrays_free(&arr, 4);
     to_fortran(rc, c, request, ierr);
 }
-XCHG_IP_FORTRAN_NAMES(xchg_ip_f_allgather_init, mpix_allgather_init, MPIX_ALLGATHER_INIT)
-#if OMPI_MAJOR_VERSION < 5
-XCHG_IP_F08(xchg_ip_f_allgather_init, mpix_allgather_init_f08_)
-#endif
-#endif
+
+void xchg_ip_f_ialltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                          MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts,
+                          MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm,
+                          MPI_Fint *request, MPI_Fint *ierr)
+{
+    alltoallv_f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                comm, NULL, request, ierr, NULL);
+}
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_ialltoallv, mpi_ialltoallv, MPI_IALLTOALLV)
+XCHG_IP_F08(xchg_ip_f_ialltoallv, mpi_ialltoallv_f08_)
 
 #ifdef XCHG_IP_HAVE_MPIX_ALLTOALLV_INIT
 void xchg_ip_f_alltoallv_init(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
@@ -245,27 +206,50 @@ void xchg_ip_f_alltoallv_init(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdi
                               MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm,
                               MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
 {
-    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
-    const void *c_sendbuf = sendbuf_c(sendbuf);
-    int in_place = c_sendbuf == MPI_IN_PLACE;
-    MPI_Request c = MPI_REQUEST_NULL;
-    f_arrays arr;
-    MPI_Fint *f[4] = {in_place ? NULL : sendcounts, in_place ? NULL : sdispls, recvcounts,
-                      rdispls};
-    int rc = f_arrays_get(&arr, 4, comm_size(c_comm), f);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_ip_alltoallv_init(c_sendbuf, arr.a[0], arr.a[1], PMPI_Type_f2c(*sendtype),
-                                    recvbuf_c(recvbuf), arr.a[2], arr.a[3],
-                                    PMPI_Type_f2c(*recvtype), c_comm, PMPI_Info_f2c(*info), &c,
-                                    PMPIX_Alltoallv_init);
-    f_arrays_free(&arr, 4);
-    to_fortran(rc, c, request, ierr);
+    alltoallv_f(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                comm, info, request, ierr, PMPIX_Alltoallv_init);
 }
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoallv_init, mpix_alltoallv_init, MPIX_ALLTOALLV_INIT)
-#if OMPI_MAJOR_VERSION < 5
 XCHG_IP_F08(xchg_ip_f_alltoallv_init, mpix_alltoallv_init_f08_)
 #endif
-#endif
+
+/* ---- alltoallw (with MPI_IN_PLACE the send arrays are not read) -------------- */
+
+static void alltoallw_f(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                        MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts,
+                        MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *info,
+                        MPI_Fint *request, MPI_Fint *ierr, xchg_ip_alltoallw_init_fn *mpi_init)
+{
+    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+    const void *sbuf = sendbuf_c(sendbuf);
+    void *rbuf = recvbuf_c(recvbuf);
+    int in_place = sbuf == MPI_IN_PLACE, size = comm_size(c_comm);
+    MPI_Request c = MPI_REQUEST_NULL;
+    w_arrays w;
+    MPI_Fint *f[4] = {in_place ? NULL : sendcounts, in_place ? NULL : sdispls, recvcounts,
+                      rdispls};
+    int rc = w_arrays_get(&w, size, in_place, f, sendtypes, recvtypes);
+    const int **a = w.ints.a; /* sendcounts, sdispls, recvcounts, rdispls */
+    if (rc == MPI_SUCCESS && mpi_init)
+        rc = xchg_ip_alltoallw_init(sbuf, a[0], a[1], w.types, rbuf, a[2], a[3], w.types + size,
+                                    c_comm, PMPI_Info_f2c(*info), &c, mpi_init);
+    else if (rc == MPI_SUCCESS)
+        rc = xchg_ip_ialltoallw(sbuf, a[0], a[1], w.types, rbuf, a[2], a[3], w.types + size,
+                                c_comm, &c);
+    w_arrays_free(&w);
+    to_fortran(rc, c, request, ierr);
+}
+
+void xchg_ip_f_ialltoallw(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                          MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts,
+                          MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm,
+                          MPI_Fint *request, MPI_Fint *ierr)
+{
+    alltoallw_f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                comm, NULL, request, ierr, NULL);
+}
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_ialltoallw, mpi_ialltoallw, MPI_IALLTOALLW)
+XCHG_IP_F08(xchg_ip_f_ialltoallw, mpi_ialltoallw_f08_)
 
 #ifdef XCHG_IP_HAVE_MPIX_ALLTOALLW_INIT
 void xchg_ip_f_alltoallw_init(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
@@ -273,26 +257,89 @@ void xchg_ip_f_alltoallw_init(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdi
                               MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm,
                               MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
 {
-    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
-    const void *c_sendbuf = sendbuf_c(sendbuf);
-    int in_place = c_sendbuf == MPI_IN_PLACE, size = comm_size(c_comm);
-    MPI_Request c = MPI_REQUEST_NULL;
-    w_arrays w;
-    MPI_Fint *f[4] = {in_place ? NULL : sendcounts, in_place ? NULL : sdispls, recvcounts,
-                      rdispls};
-    int rc = w_arrays_get(&w, size, in_place, f, sendtypes, recvtypes);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_ip_alltoallw_init(c_sendbuf, w.ints.a[0], w.ints.a[1], w.types,
-                                    recvbuf_c(recvbuf), w.ints.a[2], w.ints.a[3], w.types + size,
-                                    c_comm, PMPI_Info_f2c(*info), &c, PMPIX_Alltoallw_init);
-    w_arrays_free(&w);
-    to_fortran(rc, c, request, ierr);
+    alltoallw_f(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                comm, info, request, ierr, PMPIX_Alltoallw_init);
 }
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoallw_init, mpix_alltoallw_init, MPIX_ALLTOALLW_INIT)
-#if OMPI_MAJOR_VERSION < 5
 XCHG_IP_F08(xchg_ip_f_alltoallw_init, mpix_alltoallw_init_f08_)
 #endif
+
+/* ---- allgather -------------------------------------------------------------- */
+
+static void allgather_f(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                        MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info,
+                        MPI_Fint *request, MPI_Fint *ierr, xchg_ip_uniform_init_fn *mpi_init)
+{
+    const void *sbuf = sendbuf_c(sendbuf);
+    void *rbuf = recvbuf_c(recvbuf);
+    int scount = (int)*sendcount, rcount = (int)*recvcount;
+    MPI_Datatype stype = PMPI_Type_f2c(*sendtype), rtype = PMPI_Type_f2c(*recvtype);
+    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+    MPI_Request c = MPI_REQUEST_NULL;
+    int rc = mpi_init ? xchg_ip_allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, c_comm,
+                                               PMPI_Info_f2c(*info), &c, mpi_init)
+                      : xchg_ip_iallgather(sbuf, scount, stype, rbuf, rcount, rtype, c_comm, &c);
+    to_fortran(rc, c, request, ierr);
+}
+
+void xchg_ip_f_iallgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                          MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
+                          MPI_Fint *request, MPI_Fint *ierr)
+{
+    allgather_f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL, request,
+                ierr, NULL);
+}
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_iallgather, mpi_iallgather, MPI_IALLGATHER)
+XCHG_IP_F08(xchg_ip_f_iallgather, mpi_iallgather_f08_)
+
+#ifdef XCHG_IP_HAVE_MPIX_ALLGATHER_INIT
+void xchg_ip_f_allgather_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
+                              void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
+                              MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
+{
+    allgather_f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request,
+                ierr, PMPIX_Allgather_init);
+}
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_allgather_init, mpix_allgather_init, MPIX_ALLGATHER_INIT)
+XCHG_IP_F08(xchg_ip_f_allgather_init, mpix_allgather_init_f08_)
 #endif
+
+/* ---- allgatherv ------------------------------------------------------------- */
+
+static void allgatherv_f(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                         MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype,
+                         MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr,
+                         xchg_ip_allgatherv_init_fn *mpi_init)
+{
+    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+    const void *sbuf = sendbuf_c(sendbuf);
+    void *rbuf = recvbuf_c(recvbuf);
+    int scount = (int)*sendcount;
+    MPI_Datatype stype = PMPI_Type_f2c(*sendtype), rtype = PMPI_Type_f2c(*recvtype);
+    MPI_Request c = MPI_REQUEST_NULL;
+    f_arrays arr;
+    MPI_Fint *f[2] = {recvcounts, displs};
+    int rc = f_arrays_get(&arr, 2, comm_size(c_comm), f);
+    const int **a = arr.a; /* recvcounts, displs */
+    if (rc == MPI_SUCCESS && mpi_init)
+        rc = xchg_ip_allgatherv_init(sbuf, scount, stype, rbuf, a[0], a[1], rtype, c_comm,
+                                     PMPI_Info_f2c(*info), &c, mpi_init);
+    else if (rc == MPI_SUCCESS)
+        rc = xchg_ip_iallgatherv(sbuf, scount, stype, rbuf, a[0], a[1], rtype, c_comm, &c);
+    f_arrays_free(&arr, 2);
+    to_fortran(rc, c, request, ierr);
+}
+
+void xchg_ip_f_iallgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
+                           void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs,
+                           MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request,
+                           MPI_Fint *ierr)
+{
+    allgatherv_f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, NULL,
+                 request, ierr, NULL);
+}
+XCHG_IP_FORTRAN_NAMES(xchg_ip_f_iallgatherv, mpi_iallgatherv, MPI_IALLGATHERV)
+XCHG_IP_F08(xchg_ip_f_iallgatherv, mpi_iallgatherv_f08_)
 
 #ifdef XCHG_IP_HAVE_MPIX_ALLGATHERV_INIT
 void xchg_ip_f_allgatherv_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
@@ -300,23 +347,11 @@ void xchg_ip_f_allgatherv_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sen
                                MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info,
                                MPI_Fint *request, MPI_Fint *ierr)
 {
-    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
-    MPI_Request c = MPI_REQUEST_NULL;
-    f_arrays arr;
-    MPI_Fint *f[2] = {recvcounts, displs};
-    int rc = f_arrays_get(&arr, 2, comm_size(c_comm), f);
-    if (rc == MPI_SUCCESS)
-        rc = xchg_ip_allgatherv_init(sendbuf_c(sendbuf), (int)*sendcount,
-                                     PMPI_Type_f2c(*sendtype), recvbuf_c(recvbuf), arr.a[0],
-                                     arr.a[1], PMPI_Type_f2c(*recvtype), c_comm,
-                                     PMPI_Info_f2c(*info), &c, PMPIX_Allgatherv_init);
-    f_arrays_free(&arr, 2);
-    to_fortran(rc, c, request, ierr);
+    allgatherv_f(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info,
+                 request, ierr, PMPIX_Allgatherv_init);
 }
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_allgatherv_init, mpix_allgatherv_init, MPIX_ALLGATHERV_INIT)
-#if OMPI_MAJOR_VERSION < 5
 XCHG_IP_F08(xchg_ip_f_allgatherv_init, mpix_allgatherv_init_f08_)
-#endif
 #endif
 
 #endif /* XCHG_IP_OMPI_FORTRAN */
