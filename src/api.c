@@ -3,8 +3,11 @@
  * validate the arguments (locally, before any message, so a detected error
  * writes nothing), run the call (src/call.c: device check, selection, plan,
  * run), and report errors through the user's error handler. A call whose
- * shape was last decided for `mpi` goes straight to the MPI library instead
- * (src/select/online_fast.c says when, and which checks it keeps).
+ * shape was last decided goes the fast path instead: straight to the MPI
+ * library for `mpi`, to the cached plan for another choice
+ * (src/select/online_fast.c says when, and which checks it keeps). Each
+ * entry point is the fast path's (XCHG_HOT, src/core/hot.h) and calls its
+ * normal path, a function of its own, only when that declines.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,14 +16,10 @@
 #include "core/args.h"
 #include "core/context.h"
 #include "core/error.h"
+#include "core/hot.h"
 #include "select/online.h"
 #include "select/select.h"
 #include "xchg.h"
-
-/* The normal path of a call (normalize, validate, run: its arguments'
- * arrays live in its own frame), kept out of the entry point so that the
- * fast path does not set that frame up. */
-#define XCHG_NORMAL_PATH __attribute__((noinline))
 
 /* xchg_raise, with the successful call's test inline (the path around a
  * small call counts its instructions). */
@@ -41,14 +40,16 @@ static XCHG_NORMAL_PATH int alltoallv_normal(xchg_context *ctx, const void *send
     return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
+XCHG_HOT
 int XCHG_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     xchg_context *ctx;
     int rc = xchg_context_get(comm, &ctx);
-    if (rc == MPI_SUCCESS && !xchg_online_fast_alltoallv(ctx, sendbuf, sendcounts, sdispls, sendtype,
-                                                         recvbuf, recvcounts, rdispls, recvtype, &rc))
+    if (rc == MPI_SUCCESS && !xchg_online_fast_alltoallv(ctx, sendbuf, sendcounts, sdispls,
+                                                         sendtype, recvbuf, recvcounts, rdispls,
+                                                         recvtype, &rc))
         rc = alltoallv_normal(ctx, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                               rdispls, recvtype);
     return raised(comm, rc);
@@ -66,6 +67,7 @@ static XCHG_NORMAL_PATH int alltoallw_normal(xchg_context *ctx, const void *send
     return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
+XCHG_HOT
 int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
@@ -90,6 +92,7 @@ static XCHG_NORMAL_PATH int alltoall_normal(xchg_context *ctx, const void *sendb
     return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
+XCHG_HOT
 int XCHG_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -111,6 +114,7 @@ static XCHG_NORMAL_PATH int allgather_normal(xchg_context *ctx, const void *send
     return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
+XCHG_HOT
 int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -133,6 +137,7 @@ static XCHG_NORMAL_PATH int allgatherv_normal(xchg_context *ctx, const void *sen
     return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
+XCHG_HOT
 int XCHG_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm)

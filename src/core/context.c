@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "hot.h"
 #include "vcomm.h"
 #include "../select/online.h"
 
@@ -254,6 +255,7 @@ int xchg_context_get_nonblocking(MPI_Comm user_comm, xchg_context **out)
     return find_or_create(user_comm, out);
 }
 
+XCHG_HOT
 int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
 {
     xchg_progress();

@@ -62,6 +62,7 @@
 
 #include "../core/device.h"
 #include "../core/error.h"
+#include "../core/hot.h"
 #include "../core/plan.h"
 #include "online.h"
 #include "online_state.h"
@@ -321,6 +322,7 @@ static int same_v_shape(const xchg_args *a, const int *sendcounts, const int *sd
     return 1;
 }
 
+XCHG_HOT
 int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *sendbuf,
                              int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                              MPI_Datatype recvtype, int *rc)
@@ -353,6 +355,7 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
     return 1;
 }
 
+XCHG_HOT
 int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int *sendcounts,
                                const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
                                const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
@@ -390,6 +393,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     return 1;
 }
 
+XCHG_HOT
 int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int *sendcounts,
                                const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
                                const int *recvcounts, const int *rdispls,
@@ -418,6 +422,7 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
     return 1;
 }
 
+XCHG_HOT
 int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int sendcount,
                                 MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                                 const int *displs, MPI_Datatype recvtype, int *rc)
