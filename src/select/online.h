@@ -34,8 +34,7 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *in, int persi
 
 /* Around a blocking call's run (api.c): xchg_online_start sets *start to
  * MPI_Wtime() when the selection asked for the call to be timed, else 0
- * (a decided signature's drift sample first lines the ranks up:
- * xchg_online_drift_start);
+ * (a timed call first lines the ranks up: xchg_online_timed_start);
  * xchg_online_finish, after a successful run of `choice`, gives the time to
  * selection (alltoall, allgather, allgatherv: agreed at once, one
  * MPI_Allreduce(MAX) on ctx->comm; alltoallv, alltoallw: kept for the next
@@ -43,13 +42,10 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *in, int persi
  * arms or disarms the fast path. */
 int xchg_online_start(xchg_context *ctx, double *start);
 
-/* The start of a decided signature's drift sample: a barrier on ctx->comm,
- * then *start = MPI_Wtime(). Its time is then measured as an exploring
- * call's is, right after the agreement of the call before: a lone call
- * among unsynchronized ones would also count the ranks' skew (on the
- * project's machine about 2x the exploration's median), and the re-check
- * compares it with mpi's explored median. */
-int xchg_online_drift_start(xchg_context *ctx, double *start);
+/* The start of a timed call (exploring, or a decided signature's drift
+ * sample): a barrier on ctx->comm, then *start = MPI_Wtime(), so every
+ * candidate is timed from the same start on every rank (online.c). */
+int xchg_online_timed_start(xchg_context *ctx, double *start);
 int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
                        double start);
 

@@ -340,7 +340,7 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
     int timed = 0;
     if (f->sig >= 0 && !still_decided(o, f, &timed)) return 0; /* automatic */
     double start = 0;
-    if (timed && (*rc = xchg_online_drift_start(ctx, &start)) != MPI_SUCCESS) return 1;
+    if (timed && (*rc = xchg_online_timed_start(ctx, &start)) != MPI_SUCCESS) return 1;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
@@ -380,7 +380,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
         m->calls++;
     }
     double start = 0;
-    if (timed && (*rc = xchg_online_drift_start(ctx, &start)) != MPI_SUCCESS) return 1;
+    if (timed && (*rc = xchg_online_timed_start(ctx, &start)) != MPI_SUCCESS) return 1;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else {
@@ -413,7 +413,7 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
         m->calls++;
     }
     double start = 0;
-    if (timed && (*rc = xchg_online_drift_start(ctx, &start)) != MPI_SUCCESS) return 1;
+    if (timed && (*rc = xchg_online_timed_start(ctx, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallw");
@@ -451,7 +451,7 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
         if (!still_decided(o, f, &timed)) return 0;
     }
     double start = 0;
-    if (timed && (*rc = xchg_online_drift_start(ctx, &start)) != MPI_SUCCESS) return 1;
+    if (timed && (*rc = xchg_online_timed_start(ctx, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgatherv");
