@@ -144,6 +144,31 @@ def fill_readme(parts):
         f.write(text)
 
 
+def plot_real(out):
+    """real.png: auto and xchg's `mpi` row against MPI's own, per rank count."""
+    nps = sorted({r["case"][0] for r in out})
+    fig, axes = plt.subplots(1, len(nps), figsize=(6 * len(nps), 4.2), sharey=True, squeeze=False)
+    for ax, np_ in zip(axes[0], nps):
+        for coll, colour in (("alltoall", "C0"), ("alltoallv", "C1"), ("allgather", "C2")):
+            pts = sorted((r["case"][2], r["auto_over_mpi"], r["mpi_over_mpi"])
+                         for r in out if r["case"][0] == np_ and r["case"][1] == coll)
+            if not pts:
+                continue
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=colour, label=f"{coll}: auto")
+            ax.plot([p[0] for p in pts], [p[2] or float("nan") for p in pts], "x:", color=colour,
+                    label=f"{coll}: xchg's mpi row")
+        ax.axhline(1.0, color="black", lw=0.8)
+        ax.axhline(1.02, color="red", lw=0.8, ls="--", label="1.02x")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("block size (bytes)")
+        ax.set_title(f"{np_} ranks")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("median time / MPI's own")
+    axes[0][-1].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(HERE, "real.png"), dpi=120)
+
+
 def real():
     groups = {}
     with open(os.path.join(HERE, "real", "results.csv")) as f:
@@ -181,6 +206,7 @@ def real():
                f"points, within 5% of the fastest row in {sum(r['auto_over_best'] <= 1.05 for r in out)}")
     with open(os.path.join(HERE, "real.md"), "w") as f:
         f.write(summary + "\n\n" + "\n".join(lines) + "\n")
+    plot_real(out)
     with open(os.path.join(HERE, "real.json"), "w") as f:
         json.dump(out, f, indent=1)
     print(summary)
