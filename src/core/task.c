@@ -56,7 +56,7 @@ struct xchg_task {
 
 static pthread_mutex_t engine = PTHREAD_MUTEX_INITIALIZER;
 static xchg_task *all_head, *all_tail;
-atomic_int xchg_tasks_not_done;
+atomic_int xchg_tasks_not_done; /* tasks not yet done (task.h) */
 static xchg_task *finished;     /* detached tasks completed, not yet freed */
 static XCHG_PER_THREAD xchg_task *running_task;
 

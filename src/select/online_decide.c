@@ -228,7 +228,8 @@ void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
     /* a re-check that kept the winner checks half as often next time */
     unsigned long every = xchg_online_check_every(med[best]);
     if (switched == 0 && 2 * s->check_every > every)
-        every = s->check_every < XCHG_ONLINE_CHECK_MAX ? 2 * s->check_every : s->check_every;
+        every = 2 * s->check_every < XCHG_ONLINE_CHECK_MAX ? 2 * s->check_every
+                                                           : XCHG_ONLINE_CHECK_MAX;
     s->check_every = every;
     s->baseline = 0;
     s->next_check = s->calls + s->check_every;
