@@ -15,6 +15,8 @@
 #                          medians, the decision, what exploring cost
 #   usage: docs/results/selection/online/smpi.sh [CASE...]   (default: all)
 #   XCHG_ONLINE_TIMEOUT=S  wall seconds per point (default 900)
+#   XCHG_ONLINE_WARMUP=N   warm-up calls (default 40; where the samples
+#                          spread, exploration takes more calls than that)
 #   XCHG_ONLINE_PRECISION=E  SimGrid's maxmin/precision (default 1e-4, the
 #                          grid's; the dragonfly P = 128, Q = 32 case aborts
 #                          there in SimGrid's solver and runs at 1e-3)
@@ -24,7 +26,7 @@ out=docs/results/selection/online/smpi
 mkdir -p "$out"
 common=(--append --timeout "${XCHG_ONLINE_TIMEOUT:-900}"
         --smpi-cfg "maxmin/precision:${XCHG_ONLINE_PRECISION:-1e-4}"
-        --baselines "" --warmup 40 --iters 2 --algos auto --online-log "$out/exploration.csv")
+        --baselines "" --warmup "${XCHG_ONLINE_WARMUP:-40}" --iters 2 --algos auto --online-log "$out/exploration.csv")
 # PLATFORM P Q SIZES DISTS COLL, as in grid/run.sh, roughly by simulation cost
 # (the grid's 26 cases: its dragonfly P = 128, Q = 32 at 2 KiB is left out,
 # as in the grid, where SimGrid's solver crashes on nonblocking)
