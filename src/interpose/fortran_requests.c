@@ -16,9 +16,10 @@
  * Open MPI 4 (mpi_f08 passes buffers as addresses, handles as one INTEGER,
  * an absent ierror as NULL), under their mpi_f08 names.
  *
- * One section per collective: its converter (alltoall_f, ...), then its
- * nonblocking entry point, then its persistent one, each a single call of
- * the converter. The converter does what both forms share: it converts the
+ * One section per collective: its converter (uniform_f for alltoall and
+ * allgather, which take the same arguments, with their routes; alltoallv_f,
+ * ...), then its nonblocking entry point, then its persistent one, each a
+ * single call of the converter. The converter does what both forms share: it converts the
  * arguments as Open MPI's own binding does (handles with PMPI_*_f2c, a
  * datatype array handle by handle, INTEGER arrays copied where INTEGER is
  * not a C int, MPI_IN_PLACE and MPI_BOTTOM with Open MPI's own tests),
@@ -124,9 +125,24 @@ static void w_arrays_free(w_arrays *w)
 
 /* ---- alltoall --------------------------------------------------------------- */
 
-static void alltoall_f(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                       MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info,
-                       MPI_Fint *request, MPI_Fint *ierr, xchg_ip_uniform_init_fn *mpi_init)
+/* alltoall and allgather take the same arguments: one converter, with the
+ * collective's two routes. */
+typedef struct uniform_routes {
+    int (*nonblocking)(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       MPI_Request *request);
+    int (*persistent)(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request, xchg_ip_uniform_init_fn *mpi_init);
+} uniform_routes;
+
+static const uniform_routes alltoall_routes = {xchg_ip_ialltoall, xchg_ip_alltoall_init};
+static const uniform_routes allgather_routes = {xchg_ip_iallgather, xchg_ip_allgather_init};
+
+static void uniform_f(const uniform_routes *route, void *sendbuf, MPI_Fint *sendcount,
+                      MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,
+                      MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request,
+                      MPI_Fint *ierr, xchg_ip_uniform_init_fn *mpi_init)
 {
     const void *sbuf = sendbuf_c(sendbuf);
     void *rbuf = recvbuf_c(recvbuf);
@@ -134,9 +150,9 @@ static void alltoall_f(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, v
     MPI_Datatype stype = PMPI_Type_f2c(*sendtype), rtype = PMPI_Type_f2c(*recvtype);
     MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
     MPI_Request c = MPI_REQUEST_NULL;
-    int rc = mpi_init ? xchg_ip_alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, c_comm,
-                                              PMPI_Info_f2c(*info), &c, mpi_init)
-                      : xchg_ip_ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, c_comm, &c);
+    int rc = mpi_init ? route->persistent(sbuf, scount, stype, rbuf, rcount, rtype, c_comm,
+                                          PMPI_Info_f2c(*info), &c, mpi_init)
+                      : route->nonblocking(sbuf, scount, stype, rbuf, rcount, rtype, c_comm, &c);
     to_fortran(rc, c, request, ierr);
 }
 
@@ -144,8 +160,8 @@ void xchg_ip_f_ialltoall(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
                          MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
                          MPI_Fint *request, MPI_Fint *ierr)
 {
-    alltoall_f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL, request,
-               ierr, NULL);
+    uniform_f(&alltoall_routes, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+              NULL, request, ierr, NULL);
 }
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_ialltoall, mpi_ialltoall, MPI_IALLTOALL)
 XCHG_IP_F08(xchg_ip_f_ialltoall, mpi_ialltoall_f08_)
@@ -155,8 +171,8 @@ void xchg_ip_f_alltoall_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendt
                              void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
                              MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
 {
-    alltoall_f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request,
-               ierr, PMPIX_Alltoall_init);
+    uniform_f(&alltoall_routes, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+              info, request, ierr, PMPIX_Alltoall_init);
 }
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_alltoall_init, mpix_alltoall_init, MPIX_ALLTOALL_INIT)
 XCHG_IP_F08(xchg_ip_f_alltoall_init, mpix_alltoall_init_f08_)
@@ -266,28 +282,12 @@ XCHG_IP_F08(xchg_ip_f_alltoallw_init, mpix_alltoallw_init_f08_)
 
 /* ---- allgather -------------------------------------------------------------- */
 
-static void allgather_f(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
-                        MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info,
-                        MPI_Fint *request, MPI_Fint *ierr, xchg_ip_uniform_init_fn *mpi_init)
-{
-    const void *sbuf = sendbuf_c(sendbuf);
-    void *rbuf = recvbuf_c(recvbuf);
-    int scount = (int)*sendcount, rcount = (int)*recvcount;
-    MPI_Datatype stype = PMPI_Type_f2c(*sendtype), rtype = PMPI_Type_f2c(*recvtype);
-    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
-    MPI_Request c = MPI_REQUEST_NULL;
-    int rc = mpi_init ? xchg_ip_allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, c_comm,
-                                               PMPI_Info_f2c(*info), &c, mpi_init)
-                      : xchg_ip_iallgather(sbuf, scount, stype, rbuf, rcount, rtype, c_comm, &c);
-    to_fortran(rc, c, request, ierr);
-}
-
 void xchg_ip_f_iallgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                           MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierr)
 {
-    allgather_f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL, request,
-                ierr, NULL);
+    uniform_f(&allgather_routes, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+              NULL, request, ierr, NULL);
 }
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_iallgather, mpi_iallgather, MPI_IALLGATHER)
 XCHG_IP_F08(xchg_ip_f_iallgather, mpi_iallgather_f08_)
@@ -297,8 +297,8 @@ void xchg_ip_f_allgather_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *send
                               void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
                               MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
 {
-    allgather_f(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request,
-                ierr, PMPIX_Allgather_init);
+    uniform_f(&allgather_routes, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+              info, request, ierr, PMPIX_Allgather_init);
 }
 XCHG_IP_FORTRAN_NAMES(xchg_ip_f_allgather_init, mpix_allgather_init, MPIX_ALLGATHER_INIT)
 XCHG_IP_F08(xchg_ip_f_allgather_init, mpix_allgather_init_f08_)
