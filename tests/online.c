@@ -93,6 +93,66 @@ static void drift(void)
     unsetenv("XCHG_TEST_ONLINE_CHECK");
 }
 
+/* `calls` calls of alltoall (c = 0) or allgather (1) in blocks of `count`
+ * ints, checked against PMPI, where odd ranks pass the blocks alternately
+ * as ints and as bytes: the number of wrong or failed calls. */
+static int mixed_shape_calls(MPI_Comm comm, int c, int count, int calls)
+{
+    int P, wrong = 0;
+    CHECK_MPI(MPI_Comm_size(comm, &P));
+    const size_t n = (size_t)count * (size_t)P;
+    int *send = malloc(sizeof(int) * n), *recv = malloc(sizeof(int) * n),
+        *want = malloc(sizeof(int) * n);
+    for (int k = 0; k < calls; k++) {
+        for (size_t i = 0; i < n; i++) send[i] = world_rank * 1000 + (int)i + k, recv[i] = -1;
+        int bytes = world_rank % 2 && k % 2;
+        MPI_Datatype type = bytes ? MPI_BYTE : MPI_INT;
+        int block = bytes ? count * (int)sizeof(int) : count;
+        int rc = c ? XCHG_Allgather(send, block, type, recv, block, type, comm)
+                   : XCHG_Alltoall(send, block, type, recv, block, type, comm);
+        CHECK_MPI(c ? PMPI_Allgather(send, count, MPI_INT, want, count, MPI_INT, comm)
+                    : PMPI_Alltoall(send, count, MPI_INT, want, count, MPI_INT, comm));
+        wrong += rc != MPI_SUCCESS || memcmp(recv, want, sizeof(int) * n) != 0;
+    }
+    free(send), free(recv), free(want);
+    return wrong;
+}
+
+/* A timed call's time is agreed by the collective's next call, on every
+ * rank, whatever path that call would take: odd ranks change the shape of
+ * their blocks at every call (the fast path declines such a call, a local
+ * decision), even ranks never, and every second call of the signature is
+ * timed. A rank that took the fast path after a timed call would skip the
+ * agreement the others make: the calls would go wrong, or the ranks would
+ * read different times and not switch together when the winner's time
+ * drifts. alltoall and allgather (alltoallv's agreement is its own). */
+static void agreed_by_next_call(void)
+{
+    char what[256], detail[96], name[NAME_LEN];
+    setenv("XCHG_TEST_ONLINE_CHECK", "2", 1);
+    for (int c = 0; c < 2; c++) {
+        const char *coll = c ? "allgather" : "alltoall";
+        MPI_Comm comm;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=2000", 1);
+        int wrong = mixed_shape_calls(comm, c, 8, EXPLORE_CALLS + 3 * 2 + 10);
+        snprintf(what, sizeof what, "%s, shapes changing on odd ranks: decided for mpi", coll);
+        used(comm, coll, what, name);
+        check(strcmp(name, "mpi") == 0, what, name);
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=10000,*=2000", 1);
+        wrong += mixed_shape_calls(comm, c, 8, 3 * 2 + EXPLORE_CALLS);
+        snprintf(what, sizeof what, "%s, shapes changing on odd ranks: switched after a drift",
+                 coll);
+        used(comm, coll, what, name);
+        check(name[0] && strcmp(name, "mpi") != 0, what, name);
+        snprintf(detail, sizeof detail, "%d calls wrong", wrong);
+        check(wrong == 0, "the calls with shapes changing on odd ranks", detail);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+    unsetenv("XCHG_TEST_ONLINE_CHECK");
+}
+
 /* XCHG_ONLINE=0: the model's choice, nothing explored. XCHG_ONLINE=bogus:
  * an error naming the variable, the receive buffer untouched. */
 static void switched_off(void)
@@ -165,6 +225,7 @@ int main(int argc, char **argv)
         if (strncmp(argv[i], "--phase=", 8) == 0) phase = argv[i] + 8;
     if (strcmp(phase, "all") == 0) {
         fast_path();
+        agreed_by_next_call();
         drift();
         switched_off();
     } else {

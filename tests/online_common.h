@@ -46,8 +46,8 @@ int one_call(MPI_Comm comm, const char *coll, int count, int call, const char *w
 
 /* Enough calls to decide a signature: 2 on the model, then up to 6
  * candidates of one warm-up and 5 samples each (of one call at the forced
- * times of at least 20 us used here), one more whose agreement carries
- * alltoallv's last time. */
+ * times of at least 20 us used here), one more whose agreement carries the
+ * last time. */
 #define EXPLORE_CALLS (2 + 6 * (1 + 5) + 1)
 
 /* `calls` calls, each checked; the result of all of them as one check. */

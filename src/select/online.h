@@ -35,11 +35,9 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *in, int persi
 /* Around a blocking call's run (api.c): xchg_online_start sets *start to
  * MPI_Wtime() when the selection asked for the call to be timed, else 0
  * (a timed call first lines the ranks up: xchg_online_timed_start);
- * xchg_online_finish, after a successful run of `choice`, gives the time to
- * selection (alltoall, allgather, allgatherv: agreed at once, one
- * MPI_Allreduce(MAX) on ctx->comm; alltoallv, alltoallw: kept for the next
- * call's agreement of the same collective) and
- * arms or disarms the fast path. */
+ * xchg_online_finish, after a successful run of `choice`, keeps the time
+ * for the agreement of the collective's next blocking call
+ * (xchg_online_pending) and arms or disarms the fast path. */
 int xchg_online_start(xchg_context *ctx, double *start);
 
 /* The start of a timed call (exploring, or a decided signature's drift
@@ -49,14 +47,19 @@ int xchg_online_timed_start(xchg_context *ctx, double *start);
 int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
                        double start);
 
-/* alltoallv, alltoallw: whether a measured time waits to be agreed (then
- * the next call agrees, whatever XCHG_AGREE's schedule says), and that
+/* Whether a measured time of `coll` waits to be agreed by the collective's
+ * next blocking call (alltoallv, alltoallw: in the agreement of its sizes,
+ * which that call then makes whatever XCHG_AGREE's schedule says), and that
  * time in nanoseconds (0: none) for the agreement to carry. */
 int xchg_online_pending(const xchg_context *ctx, xchg_coll coll);
 int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll);
 
 /* The agreement's maximum of the pending time, nanoseconds. */
 int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns);
+
+/* alltoall, allgather, allgatherv (no agreement of their own): agree the
+ * pending time, if any, with one MPI_Allreduce(MAX) on ctx->comm. */
+int xchg_online_agree_pending(xchg_context *ctx, xchg_coll coll);
 
 /* ---- The fast path (api.c; online_fast.c) ---------------------------------
  * Once a blocking call ran `mpi` (decided by online selection, a tuning rule
@@ -82,8 +85,7 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
 
 /* Internal (online_fast.c): the fast path timed a call of the decided
  * signature `sig` (its winner, `cand`) that was due for a drift sample: as
- * xchg_online_finish's timing (agreed at once, or kept for the next call's
- * agreement). */
+ * xchg_online_finish's timing (kept for the next call's agreement). */
 int xchg_online_sample(xchg_context *ctx, xchg_coll coll, int sig, int cand, double seconds);
 
 /* The selection of `coll` was explicit (XCHG_Comm_set_algorithm, XCHG_<COLL>):

@@ -26,9 +26,8 @@
  * An automatic decision also needs the signature still decided for the
  * same choice and no re-exploration due at this call (that goes the normal
  * path); a call due for a drift sample of the winner is timed here and its
- * time given to online selection as the normal path would (agreed at once,
- * or for alltoallv and alltoallw by the next call, which goes the normal
- * path to agree).
+ * time given to online selection as the normal path would (kept for the
+ * collective's next call, which goes the normal path to agree it).
  *
  * A choice other than `mpi` (a decided signature of online selection, or
  * XCHG_Comm_set_algorithm's; not XCHG_<COLL>'s, not a tuning rule's) takes

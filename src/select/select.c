@@ -387,6 +387,9 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         in.bytes = total / (args->size > 0 ? args->size : 1);
         in.max_block_bytes = largest;
     }
+    if (!xchg_coll_is_v(args->coll) && !persistent) /* the last timed call's time */
+        rc = xchg_online_agree_pending(ctx, args->coll);
+    if (rc != MPI_SUCCESS) return rc;
     if (xchg_coll_is_v(args->coll)) { /* alltoallv, alltoallw: agreed sizes */
         xchg_select_memory *m = &ctx->selection.memory[args->coll];
         agree_mode mode;
