@@ -53,7 +53,10 @@
  *              `mpi` is the incumbent: the winner is `mpi` unless a
  *              candidate's median of at least SWITCH_SAMPLES (5) samples
  *              beats mpi's by the margin: the larger spread of the two
- *              candidates' samples, MARGIN_MIN (1%) to MARGIN (5%); among
+ *              candidates' samples, MARGIN_MIN (1%) to MARGIN (5%), and it
+ *              was faster in VISIT_WINS (80%) of the visits both made (on
+ *              an oversubscribed machine a burst of load slows a whole
+ *              visit, and one slow visit of mpi moved its median); among
  *              those that do, the smallest median (ties to the earlier
  *              candidate, the model's order). A difference within the
  *              samples' spread is noise on a real machine (issue 26's
@@ -256,8 +259,10 @@ static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xc
 
 static int start_exploring(xchg_online_signature *s, int keep_incumbent)
 {
-    s->samples = malloc((size_t)s->ncand * XCHG_ONLINE_SAMPLES_MAX * sizeof *s->samples);
+    size_t n = (size_t)s->ncand * XCHG_ONLINE_SAMPLES_MAX;
+    s->samples = malloc(n * (sizeof *s->samples + sizeof *s->sample_visit));
     if (!s->samples) return xchg_error(MPI_ERR_NO_MEM, "out of memory for online selection");
+    s->sample_visit = (unsigned char *)(s->samples + n);
     s->has_incumbent = keep_incumbent && s->state == SIG_DECIDED;
     s->incumbent = s->winner;
     s->state = SIG_EXPLORING;
@@ -268,6 +273,7 @@ static int start_exploring(xchg_online_signature *s, int keep_incumbent)
     s->explore_seconds = 0;
     s->ndrift = 0;
     memset(s->nsamples, 0, sizeof s->nsamples);
+    memset(s->visits, 0, sizeof s->visits);
     memset(s->medians, 0, sizeof s->medians);
     memset(s->dropped, 0, sizeof s->dropped);
     return MPI_SUCCESS;
@@ -340,11 +346,13 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
          * not a sample (xchg_online_visit_length) */
         int visit = warm_up ? 1 : xchg_online_visit_length(s);
         int switching = visit > 1 && s->visit_calls == 0;
+        if (!warm_up && s->visit_calls == 0 && cand >= 0 && cand < s->ncand) s->visits[cand]++;
         if (!warm_up) s->visit_calls++;
         s->switch_calls += switching;
         if (!warm_up && !switching && cand >= 0 && cand < s->ncand &&
             s->nsamples[cand] < s->samples_wanted) {
             double *v = xchg_online_samples_of(s, cand);
+            xchg_online_visits_of(s, cand)[s->nsamples[cand]] = (unsigned char)(s->visits[cand] - 1);
             v[s->nsamples[cand]++] = seconds;
             s->medians[cand] = xchg_online_median(v, s->nsamples[cand]); /* one sort a sample */
         }

@@ -175,19 +175,52 @@ int xchg_online_mpi_candidate(const xchg_online_signature *s)
     return -1;
 }
 
-/* Whether candidate c beats candidate o's median by the margin, on enough
- * samples (the header comment's incumbent rule). The margin is the larger
- * spread (range_of / median) of the two candidates' samples, at least
- * MARGIN_MIN (1%) and at most MARGIN (5%): a difference beyond what their
- * own samples vary by is real. Where times do not vary (a simulation) a 5% margin would keep `mpi`
- * against a candidate 4.7% faster (SMPI's fat tree, P = 128, 16 KiB). */
+/* The median of candidate c's samples taken in its visit k; 0: none. */
+static double visit_median(const xchg_online_signature *s, int c, int k)
+{
+    double v[XCHG_ONLINE_SAMPLES_MAX];
+    int n = 0;
+    const unsigned char *visit = xchg_online_visits_of(s, c);
+    for (int i = 0; i < s->nsamples[c]; i++)
+        if (visit[i] == k) v[n++] = xchg_online_samples_of(s, c)[i];
+    return n ? xchg_online_median(v, n) : 0;
+}
+
+/* Whether c was faster than o in at least VISIT_WINS of the visits both
+ * made with samples (their k-th visits are of the same round: the next
+ * candidate is always the one with the fewest samples). On a machine whose
+ * load comes in bursts longer than a visit (an oversubscribed one), the
+ * samples of one visit vary together: one slow visit of `mpi` can move its
+ * median by more than the margin, but it does not make another candidate
+ * win visit after visit. In a simulation every visit says the same. */
+static int wins_visits(const xchg_online_signature *s, int c, int o)
+{
+    int both = 0, won = 0;
+    int visits = s->visits[c] < s->visits[o] ? s->visits[c] : s->visits[o];
+    for (int k = 0; k < visits; k++) {
+        double mc = visit_median(s, c, k), mo = visit_median(s, o, k);
+        if (mc <= 0 || mo <= 0) continue;
+        both++;
+        won += mc < mo;
+    }
+    return won >= XCHG_ONLINE_VISIT_WINS * both;
+}
+
+/* Whether candidate c beats candidate o, on enough samples (the header
+ * comment's incumbent rule): its median by the margin, and visit by visit
+ * (wins_visits). The margin is the larger spread (range_of / median) of the
+ * two candidates' samples, at least MARGIN_MIN (1%) and at most MARGIN
+ * (5%): a difference beyond what their own samples vary by is real. Where
+ * times do not vary (a simulation) a 5% margin would keep `mpi` against a
+ * candidate 4.7% faster (SMPI's fat tree, P = 128, 16 KiB). */
 static int beats(const xchg_online_signature *s, const double *med, const double *spread, int c,
                  int o)
 {
     double margin = spread[c] > spread[o] ? spread[c] : spread[o];
     if (margin < XCHG_ONLINE_MARGIN_MIN) margin = XCHG_ONLINE_MARGIN_MIN;
     if (margin > XCHG_ONLINE_MARGIN) margin = XCHG_ONLINE_MARGIN;
-    return s->nsamples[c] >= XCHG_ONLINE_SWITCH_SAMPLES && med[c] * (1 + margin) < med[o];
+    return s->nsamples[c] >= XCHG_ONLINE_SWITCH_SAMPLES && med[c] * (1 + margin) < med[o] &&
+           wins_visits(s, c, o);
 }
 
 void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
@@ -198,8 +231,6 @@ void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
         med[c] = s->medians[c];
         spread[c] = s->nsamples[c] && med[c] > 0 ? range_of(s, c) / med[c] : 0;
     }
-    free(s->samples); /* the medians are what a decided signature keeps */
-    s->samples = NULL;
     /* `mpi` is the incumbent: another candidate takes its place only when
      * its median beats mpi's by the margin (a dropped mpi was a clear
      * loser: its few samples still say by how much) */
@@ -219,6 +250,9 @@ void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
     } else if (s->has_incumbent) {
         switched = 0;
     }
+    free(s->samples); /* the medians are what a decided signature keeps */
+    s->samples = NULL;
+    s->sample_visit = NULL;
     s->winner = best;
     s->winner_seconds = med[best];
     s->state = SIG_DECIDED;

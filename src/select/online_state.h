@@ -22,7 +22,8 @@
 #define XCHG_ONLINE_LOSING_AFTER 3        /*   over 1.25x another's median of as many */
 #define XCHG_ONLINE_MARGIN 0.05           /* mpi, or a re-check's incumbent, gives way only to */
 #define XCHG_ONLINE_MARGIN_MIN 0.01       /*   a median faster by the samples' spread, 1-5%, */
-#define XCHG_ONLINE_SWITCH_SAMPLES 5      /*   of 5 samples at least */
+#define XCHG_ONLINE_SWITCH_SAMPLES 5      /*   of 5 samples at least, */
+#define XCHG_ONLINE_VISIT_WINS 0.8        /*   and faster in 80% of the visits both made */
 #define XCHG_ONLINE_CHECK_EVERY 128       /* a decided signature times 1 call in 128, */
 #define XCHG_ONLINE_CHECK_SECONDS 0.002   /*   or in as many as take 2 ms (short calls), */
 #define XCHG_ONLINE_CHECK_MAX 4096        /*   doubling after a re-check that kept it */
@@ -42,7 +43,10 @@ typedef struct xchg_online_signature {
     xchg_choice cand[XCHG_ONLINE_CANDIDATES];
     double *samples;               /* agreed seconds, SAMPLES_MAX per candidate
                                       (xchg_online_samples_of); only while exploring */
+    unsigned char *sample_visit;   /* each sample's visit of its candidate, from 0
+                                      (xchg_online_visits_of); in samples' block */
     int nsamples[XCHG_ONLINE_CANDIDATES];
+    int visits[XCHG_ONLINE_CANDIDATES]; /* visits begun, per candidate */
     double warm_up[XCHG_ONLINE_CANDIDATES]; /* each one's warm-up call, agreed seconds */
     int dropped[XCHG_ONLINE_CANDIDATES]; /* stopped early: a clear loser */
     int next;                      /* the candidate the next exploring call runs */
@@ -141,6 +145,10 @@ int xchg_online_samples_wanted(double fastest_warm_up); /* per candidate */
 static inline double *xchg_online_samples_of(const xchg_online_signature *s, int c)
 {
     return s->samples + (size_t)c * XCHG_ONLINE_SAMPLES_MAX;
+}
+static inline unsigned char *xchg_online_visits_of(const xchg_online_signature *s, int c)
+{
+    return s->sample_visit + (size_t)c * XCHG_ONLINE_SAMPLES_MAX;
 }
 int xchg_online_mpi_candidate(const xchg_online_signature *s);  /* -1: none */
 void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s);

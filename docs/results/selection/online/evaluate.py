@@ -7,15 +7,19 @@
                        (../grid/auto-builtin); the cost of exploring as a
                        share of 1,000 calls of the winner (smpi/exploration.csv).
                        Writes smpi.md, smpi.json, smpi.png.
-    evaluate.py apps   the applications in SMPI (apps-smpi.sh: apps-smpi/):
-                       online auto against XCHG_ONLINE=0 (the model's
-                       choice), mpi, the best fixed algorithm and the MPI
-                       library's call. Writes apps-smpi.md.
-    evaluate.py real   this machine (real/results.csv): auto against MPI's own,
-                       the model's choice, `mpi` and the best fixed algorithm.
-                       Writes real.md, real.json.
+    evaluate.py apps [smpi|real]
+                       the applications in SMPI (apps-smpi.sh: apps-smpi/)
+                       or on this machine (apps-real.sh: apps-real/): online
+                       auto against XCHG_ONLINE=0 (the model's choice), mpi,
+                       fixed algorithms and the MPI library's call. Writes
+                       apps-smpi.md or apps-real.md.
+    evaluate.py real   this machine (real/results-K.csv, real.sh's runs): auto
+                       against MPI's own, the model's choice, `mpi` and the
+                       best fixed algorithm, per point the median over the
+                       runs. Writes real.md, real.json, real.png.
 """
 import csv
+import glob
 import importlib.util
 import json
 import os
@@ -169,41 +173,78 @@ def plot_real(out):
     fig.savefig(os.path.join(HERE, "real.png"), dpi=120)
 
 
-def real():
+def real_run(path):
+    """One run of real.sh: per point, every row's ratio to MPI's own."""
     groups = {}
-    with open(os.path.join(HERE, "real", "results.csv")) as f:
+    with open(path) as f:
         for r in csv.DictReader(f):
             if r["status"] != "ok":
                 continue
             key = (int(r["np"]), r["coll"], int(r["S_bytes"]))
             groups.setdefault(key, dict(model=r["model_choice"], rows={}))["rows"][r["algorithm"]] = \
                 float(r["median_us"])
-    lines = ["| P | coll | S | MPI (us) | auto /MPI | model's choice /MPI | mpi /MPI | "
-             "best fixed /MPI | auto /best |", "|" + "---|" * 9]
-    out = []
-    for key in sorted(groups):
-        g = groups[key]
+    points = {}
+    for key, g in groups.items():
         rows = g["rows"]
         mpi_us = rows.get("MPI")
         auto = next((a for a in rows if a.startswith("auto[")), None)
         fixed = {a: v for a, v in rows.items() if not a.startswith("auto[") and a != "MPI"}
         if not mpi_us or not auto or not fixed:
             continue
-        best = min(fixed, key=fixed.get)
-        best_all = min(rows.values())
         model = g["model"] if g["model"] in rows else None
-        r = dict(case=list(key), mpi_us=mpi_us, auto=auto, auto_over_mpi=rows[auto] / mpi_us,
-                 model=g["model"], model_over_mpi=rows[model] / mpi_us if model else None,
-                 mpi_over_mpi=rows["mpi"] / mpi_us if "mpi" in rows else None,
-                 best=best, best_over_mpi=fixed[best] / mpi_us, auto_over_best=rows[auto] / best_all)
+        points[key] = dict(mpi_us=mpi_us, auto=auto[5:-1], auto_over_mpi=rows[auto] / mpi_us,
+                           model=g["model"], model_over_mpi=rows[model] / mpi_us if model else None,
+                           mpi_over_mpi=rows["mpi"] / mpi_us if "mpi" in rows else None,
+                           fixed={a: v / mpi_us for a, v in fixed.items()},
+                           auto_over_best=rows[auto] / min(rows.values()))
+    return points
+
+
+def real():
+    """real/results-K.csv (real.sh's runs) -> real.md, real.json, real.png: per
+    point the median over the runs of each ratio, and each run's count."""
+    paths = sorted(glob.glob(os.path.join(HERE, "real", "results-*.csv")))
+    runs = [real_run(p) for p in paths]
+    keys = sorted(set().union(*runs))
+    lines = ["| P | coll | S | MPI (us) | auto's choices | auto /MPI | model's choice /MPI | "
+             "mpi /MPI (runs) | best fixed /MPI | auto /best |", "|" + "---|" * 10]
+    out = []
+    fmt = lambda v: f"{v:.2f}" if v else "-"  # noqa: E731
+    for key in keys:
+        pts = [r[key] for r in runs if key in r]
+        mpi_rows = [p["mpi_over_mpi"] for p in pts if p["mpi_over_mpi"]]
+        fixed = {}
+        for p in pts:
+            for a, v in p["fixed"].items():
+                fixed.setdefault(a, []).append(v)
+        fixed = {a: median(v) for a, v in fixed.items()}
+        best = min(fixed, key=fixed.get)
+        models = [p["model_over_mpi"] for p in pts if p["model_over_mpi"]]
+        choices = [p["auto"].split(":")[0] for p in pts]
+        r = dict(case=list(key), runs=len(pts), mpi_us=median([p["mpi_us"] for p in pts]),
+                 auto=", ".join(choices), auto_runs=[p["auto_over_mpi"] for p in pts],
+                 auto_over_mpi=median([p["auto_over_mpi"] for p in pts]),
+                 model=pts[0]["model"], model_over_mpi=median(models) if models else None,
+                 mpi_over_mpi=median(mpi_rows) if mpi_rows else None,
+                 mpi_runs=mpi_rows, best=best, best_over_mpi=fixed[best],
+                 auto_over_best=median([p["auto_over_best"] for p in pts]))
         out.append(r)
-        fmt = lambda v: f"{v:.2f}" if v else "-"  # noqa: E731
-        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {mpi_us:.2f} | {auto} {r['auto_over_mpi']:.2f} | "
-                     f"{g['model']} {fmt(r['model_over_mpi'])} | {fmt(r['mpi_over_mpi'])} | "
-                     f"{best} {r['best_over_mpi']:.2f} | {r['auto_over_best']:.2f} |")
+        spread = f" ({min(mpi_rows):.2f}-{max(mpi_rows):.2f})" if len(mpi_rows) > 1 else ""
+        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {r['mpi_us']:.2f} | {r['auto']} | "
+                     f"{r['auto_over_mpi']:.2f} | {r['model']} {fmt(r['model_over_mpi'])} | "
+                     f"{fmt(r['mpi_over_mpi'])}{spread} | {best} {r['best_over_mpi']:.2f} | "
+                     f"{r['auto_over_best']:.2f} |")
     n = len(out)
-    summary = (f"auto at most 1.02x MPI's own in {sum(r['auto_over_mpi'] <= 1.02 for r in out)} of {n} "
-               f"points, within 5% of the fastest row in {sum(r['auto_over_best'] <= 1.05 for r in out)}")
+    per_run = ", ".join(f"{sum(p['auto_over_mpi'] <= 1.02 for p in run.values())}"
+                        for run in runs)
+    summary = (f"{len(runs)} runs. auto at most 1.02x MPI's own: in {per_run} of {n} points in "
+               f"the runs; {sum(r['auto_over_mpi'] <= 1.02 for r in out)} of {n} on the median "
+               f"over the runs. Within 5% of the fastest row (median): "
+               f"{sum(r['auto_over_best'] <= 1.05 for r in out)} of {n}. xchg's `mpi` row (MPI's "
+               f"own call through xchg) over 1.02x (median): "
+               f"{sum((r['mpi_over_mpi'] or 0) > 1.02 for r in out)} of {n}; one run's `mpi` "
+               f"row read {min(min(r['mpi_runs']) for r in out):.2f}-"
+               f"{max(max(r['mpi_runs']) for r in out):.2f}x")
     with open(os.path.join(HERE, "real.md"), "w") as f:
         f.write(summary + "\n\n" + "\n".join(lines) + "\n")
     plot_real(out)
@@ -212,39 +253,69 @@ def real():
     print(summary)
 
 
-def apps():
-    """apps-smpi/{fft,closure}.csv and exploration.txt -> apps-smpi.md."""
-    d = os.path.join(HERE, "apps-smpi")
-    out = []
+APPS_LABELS = {
+    "smpi": {"fft": "xchg-fft3d 63x62x61, 64 ranks (fat tree, nodes of 16), blocking transposes, "
+                    "median of 10 transforms after 30",
+             "closure": "xchg-closure, power-law graph (n = 400, m = 800), 64 ranks (dragonfly, "
+                        "nodes of 16), one closure"},
+    "real": {"fft": "xchg-fft3d 64^3, {P} ranks on this machine's 2 cores (Open MPI), blocking "
+                    "transposes, median of 20 transforms after 30; median over {reps} runs",
+             "closure": "xchg-closure, power-law graph (n = 400, m = 800), {P} ranks on this "
+                        "machine's 2 cores (Open MPI), one closure; median over {reps} runs"},
+}
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+
+def explorations(path):
+    """exploration.txt: per application, the decisions and what exploring cost."""
     explored = {}
-    path = os.path.join(d, "exploration.txt")
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                app = line.split(" ", 1)[0]
-                m = EXPLORE.search(line)
-                e = explored.setdefault(app, dict(lines=0, calls=0, extra=0.0, most=0.0,
-                                                  decisions={}))
-                e["lines"] += 1
-                if m:
-                    e["calls"] += int(m.group(1))
-                    e["extra"] += float(m.group(2))
-                    e["most"] = max(e["most"], float(m.group(2)))
-                    dec = DECISION.search(line).group(1)
-                    e["decisions"][dec] = e["decisions"].get(dec, 0) + 1
-    for app, label in (("fft", "xchg-fft3d 63x62x61, 64 ranks (fat tree, nodes of 16), "
-                               "blocking transposes, median of 10 transforms after 30"),
-                       ("closure", "xchg-closure, power-law graph (n = 400, m = 800), 64 ranks "
-                                   "(dragonfly, nodes of 16), one closure")):
+    if not os.path.exists(path):
+        return explored
+    with open(path) as f:
+        for line in f:
+            app = line.split(" ", 1)[0]
+            m = EXPLORE.search(line)
+            e = explored.setdefault(app, dict(lines=0, calls=0, extra=0.0, most=0.0,
+                                              decisions={}))
+            e["lines"] += 1
+            if m:
+                e["calls"] += int(m.group(1))
+                e["extra"] += float(m.group(2))
+                e["most"] = max(e["most"], float(m.group(2)))
+                dec = DECISION.search(line).group(1)
+                e["decisions"][dec] = e["decisions"].get(dec, 0) + 1
+    return explored
+
+
+def apps(source="smpi"):
+    """apps-SOURCE/{fft,closure}.csv and exploration.txt -> apps-SOURCE.md and
+    the README's table (SOURCE: smpi, apps-smpi.sh; real, apps-real.sh, whose
+    rows carry a `rep` column: each row's median over the repetitions)."""
+    d = os.path.join(HERE, "apps-" + source)
+    out = []
+    explored = explorations(os.path.join(d, "exploration.txt"))
+    for app in ("fft", "closure"):
         path = os.path.join(d, app + ".csv")
         if not os.path.exists(path):
             continue
         with open(path) as f:
             rows = [r for r in csv.DictReader(f)]
-        t = {r["algo"]: (float(r["total_s"]) * 1e6, float(r["exchange_s"]) * 1e6,
-                         r.get("selection", "")) for r in rows}
+        runs = {}
+        for r in rows:
+            t = runs.setdefault(r["algo"], dict(tot=[], ex=[], sel=set()))
+            t["tot"].append(float(r["total_s"]) * 1e6)
+            t["ex"].append(float(r["exchange_s"]) * 1e6)
+            t["sel"].add(r.get("selection", ""))
+        t = {a: (median(v["tot"]), median(v["ex"]), "/".join(sorted(v["sel"]))) for a, v in runs.items()}
+        reps = max(len(v["tot"]) for v in runs.values())
         model = t.get("auto[XCHG_ONLINE=0]")
         base = t.get("MPI_Alltoallv")
+        label = APPS_LABELS[source][app].format(P=rows[0]["P"], reps=reps)
         out.append(f"**{app}**: {label}.\n")
         out.append("| row | total (us) | exchange (us) | total / model's choice | total / MPI_Alltoallv |")
         out.append("|---|---|---|---|---|")
@@ -254,20 +325,25 @@ def apps():
                        f"{tot / model[0]:.2f} | {tot / base[0]:.2f} |" if model and base else
                        f"| {name} | {tot:.1f} | {ex:.1f} | - | - |")
         e = explored.get(app)
+        runs_note = f" over {reps} runs" if reps > 1 else ""
         if e:
             decisions = ", ".join(f"{k} {v}" for k, v in sorted(e["decisions"].items()))
-            out.append(f"\nOnline selection decided {sum(e['decisions'].values())} signatures "
-                       f"(rank 0 of each communicator: {decisions}); their explorations took "
-                       f"{e['calls']} calls, {e['extra']:.1f} us more than the winners' "
+            out.append(f"\nOnline selection decided {sum(e['decisions'].values())} signatures"
+                       f"{runs_note} (rank 0 of each communicator: {decisions}); their explorations "
+                       f"took {e['calls']} calls, {e['extra']:.1f} us more than the winners' "
                        f"(at most {e['most']:.1f} us on one communicator; the communicators "
                        f"explore at the same time).\n")
         else:
             out.append("\nOnline selection decided no signature (no exploration finished).\n")
-    with open(os.path.join(HERE, "apps-smpi.md"), "w") as f:
+    with open(os.path.join(HERE, f"apps-{source}.md"), "w") as f:
         f.write("\n".join(out) + "\n")
-    fill_readme({"apps table": "\n".join(out).rstrip()})
+    fill_readme({"apps table" if source == "smpi" else f"apps-{source} table": "\n".join(out).rstrip()})
     print("\n".join(out))
 
 
 if __name__ == "__main__":
-    {"smpi": smpi, "real": real, "apps": apps}[sys.argv[1] if len(sys.argv) > 1 else "smpi"]()
+    what = sys.argv[1] if len(sys.argv) > 1 else "smpi"
+    if what == "apps":
+        apps(*sys.argv[2:3])
+    else:
+        {"smpi": smpi, "real": real}[what]()
