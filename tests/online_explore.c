@@ -6,8 +6,9 @@
  * communicator each decide from their own times; mpi is kept unless another
  * is faster by the margin, and a winner that later takes longer than mpi
  * did is checked again; short calls take more samples while their times
- * spread. What follows a decision (the fast path, drift, XCHG_ONLINE,
- * persistence) is tests/online.c's.
+ * spread; on two ranks no composed algorithm is tried. What follows a
+ * decision (the fast path, drift, XCHG_ONLINE, persistence) is
+ * tests/online.c's.
  *
  * Times are forced per rank and per candidate by the test hook
  * XCHG_TEST_ONLINE_TIMES (online.c), including times where ranks would each
@@ -19,6 +20,8 @@
  * Prints "N passed, N failed".
  */
 #include "online_common.h"
+
+#include "core/registry.h"
 
 /* Exploration ends, on the agreed winner, even where ranks disagree. */
 static void exploration(void)
@@ -296,6 +299,41 @@ static void short_calls(void)
         }
 }
 
+/* On two ranks (one peer) no composed algorithm is a candidate: forced
+ * 10x faster than mpi, it would win if tried. Pairs of ranks of
+ * MPI_COMM_WORLD (a rank left over alone: one rank, the same). The
+ * one-sided direct exchanges (rma_direct, shm_direct: not flat, but not
+ * composed either) are candidates of their own (online.c) and keep their
+ * measured times here, as does mpi. */
+static void two_ranks_flat_only(void)
+{
+    char what[256], name[NAME_LEN], times[4096];
+    MPI_Comm pair;
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, world_rank / 2, world_rank, &pair));
+    for (int c = 0; c < 2; c++) { /* alltoall, alltoallv */
+        xchg_coll coll;
+        CHECK_MPI(xchg_coll_from_name(colls[c], &coll));
+        int len = snprintf(times, sizeof times, "*:mpi=1000");
+        for (int i = 0; i < xchg_registry_count(coll); i++) {
+            const xchg_algorithm *a = xchg_registry_get(coll, i);
+            if (!a->is_flat && !strstr(a->name, "_direct") && strcmp(a->name, "mpi") != 0 &&
+                len < (int)sizeof times - 64)
+                len += snprintf(times + len, sizeof times - (size_t)len, ",%s=100", a->name);
+        }
+        snprintf(times + len, sizeof times - (size_t)len, ",*=2000");
+        MPI_Comm comm;
+        CHECK_MPI(MPI_Comm_dup(pair, &comm));
+        setenv("XCHG_TEST_ONLINE_TIMES", times, 1);
+        snprintf(what, sizeof what, "%s on two ranks: composed ones forced fastest", colls[c]);
+        calls_of(comm, colls[c], 1 << 19, EXPLORE_CALLS, what); /* 2 MiB blocks */
+        used(comm, colls[c], what, name);
+        check(strcmp(name, "mpi") == 0, "on two ranks no composed candidate: mpi", name);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+    CHECK_MPI(MPI_Comm_free(&pair));
+}
+
 int main(int argc, char **argv)
 {
     online_begin(&argc, &argv);
@@ -304,5 +342,6 @@ int main(int argc, char **argv)
     interleaved();
     margin();
     short_calls();
+    two_ranks_flat_only();
     return online_end();
 }

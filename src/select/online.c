@@ -16,7 +16,8 @@
  *              repeats is never measured);
  *   exploring  the next calls try the candidates: up to MODEL_CANDIDATES of
  *              the model's (its choice, its best of the other kind, flat or
- *              composed, and its next best with another prediction), up to
+ *              composed, and its next best with another prediction; on two
+ *              ranks no composed one: one peer, nothing to combine), up to
  *              OUTSIDE_CANDIDATES it ranks badly or cannot rank (`node_aware`
  *              on several nodes, `rma_direct` from 1 KiB blocks on one node:
  *              pick_candidates) and `mpi`, the MPI library's own collective.
@@ -227,15 +228,21 @@ static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xc
     s->ncand = 0;
     predicted[s->ncand] = total > 0 ? all[0].seconds : 0;
     s->cand[s->ncand++] = *model;
+    /* on two ranks a composed algorithm has nothing to combine (one peer):
+     * its extra copies only (the FFT's 2-rank transposes of 4 MiB, this
+     * project's 2-core machine: 3-8x the flat exchange, tried each time) */
+    int composed_ok = s->in.comm_size > 2;
     for (int i = 0; rc == MPI_SUCCESS && i < total; i++) /* the other kind */
         if (all[i].choice.algo->is_flat != model->algo->is_flat &&
+            (composed_ok || all[i].choice.algo->is_flat) &&
             !same_prediction(&all[i], predicted, s->ncand)) {
             predicted[s->ncand] = all[i].seconds;
             s->cand[s->ncand++] = all[i].choice;
             break;
         }
     for (int i = 0; rc == MPI_SUCCESS && i < total; i++) /* another prediction */
-        if (!same_prediction(&all[i], predicted, s->ncand)) {
+        if ((composed_ok || all[i].choice.algo->is_flat) &&
+            !same_prediction(&all[i], predicted, s->ncand)) {
             int known = 0;
             for (int c = 0; c < s->ncand; c++) known |= s->cand[c].algo == all[i].choice.algo;
             if (known) continue;

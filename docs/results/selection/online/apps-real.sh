@@ -3,17 +3,19 @@
 # time), as apps-smpi.sh does in simulation: for each application, `auto`
 # with online selection (the default), `auto` with XCHG_ONLINE=0 (the cost
 # model's choice), `mpi` (the MPI library's own through xchg), fixed
-# algorithms and the MPI library's call made directly. Each application
-# runs REPS times, the XCHG_ONLINE=1 and =0 runs alternating; evaluate.py
-# takes each row's median over the repetitions (a loaded or oversubscribed
-# machine varies from run to run by more than the differences measured).
-#   fft      apps/fft (xchg-fft3d), 64^3 on NP ranks, --exchange=blocking
+# algorithms and the MPI library's call made directly. Each row runs in a
+# process of its own (in one process the first row pays for the start:
+# at 4 ranks on 2 cores it read up to 1.7x the same call in a later row),
+# REPS times, the order of the rows rotated at each repetition;
+# evaluate.py takes each row's median over the repetitions.
+#   fft      apps/fft (xchg-fft3d), 128^3 on NP ranks, --exchange=blocking
 #            (online selection times blocking calls only), --warmup=30
 #            transforms (every signature explores within them), then the
 #            median of --iters=20.
-#   closure  apps/closure (xchg-closure), the power-law graph (n = 400,
-#            m = 800): one closure per row, 8-17 blocking alltoallv calls
-#            whose sizes change at every iteration.
+#   closure  apps/closure (xchg-closure), the power-law graph (n = 2000,
+#            m = 4000), --reps=5 closures per run (the minimum is
+#            reported), each 8 blocking alltoallv calls whose sizes change
+#            at every iteration (the same sizes again in the next closure).
 #   The AMG halo exchange (apps/amg) uses persistent neighbourhood requests,
 #   which online selection does not serve: nothing to compare there.
 # XCHG_VERBOSE=1 lines of online selection go to apps-real/exploration.txt.
@@ -35,48 +37,68 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset XCHG_ALLTOALLV XCHG_ONLINE XCHG_TUNING_FILE XCHG_VIRTUAL_NODES XCHG_VIRTUAL_PLACEMENT
-run() { # LABEL ONLINE REP EXE ARGS...: one run, its CSV rows (with `rep`) on stdout
-    label=$1 online=$2 rep=$3 exe=$4
-    shift 4
-    echo "== $label, rep $rep: $np ranks ($(date -u +%T))" >&2
+# ROW REP EXE ARGS...: one run of one row, its CSV rows (with `rep`) on stdout.
+# ROW: an algorithm, MPI_Alltoallv (the library's call), auto (online
+# selection) or auto0 (auto with XCHG_ONLINE=0).
+run() {
+    row=$1 rep=$2 exe=$3 online=1
+    shift 3
+    case $row in
+    auto0) online=0 algos=auto ;;
+    *) algos=$row ;;
+    esac
+    echo "== $row, rep $rep: $np ranks ($(date -u +%T))" >&2
     # shellcheck disable=SC2086 # $mpirun is a command with options
     if ! XCHG_ONLINE=$online XCHG_VERBOSE=1 timeout 600 $mpirun -n "$np" "$exe" "$@" \
-        > "$tmp/run.csv" 2> "$tmp/err.txt"; then
+        --algos="$algos" --no-header > "$tmp/run.csv" 2> "$tmp/err.txt"; then
         tail -5 "$tmp/err.txt" >&2
         exit 1
     fi
-    grep '^xchg: online' "$tmp/err.txt" | sed "s/^/$label: /" >> "$out/exploration.txt" || true
-    if [ "$online" = 0 ]; then
+    grep '^xchg: online' "$tmp/err.txt" | sed "s/^/$app $row: /" >> "$out/exploration.txt" || true
+    if [ "$row" = auto0 ]; then
         sed 's/,auto,/,auto[XCHG_ONLINE=0],/' "$tmp/run.csv"
     else
         cat "$tmp/run.csv"
-    fi | grep , | grep -v '^n,\|^graph,' | sed "s/^/$rep,/"
+    fi | grep , | sed "s/^/$rep,/"
+}
+# REP ROWS...: the rows rotated by REP
+rotated() {
+    k=$(($1 % ($# - 1)))
+    shift
+    i=0
+    for r in "$@"; do [ $i -ge $k ] && printf '%s ' "$r"; i=$((i + 1)); done
+    i=0
+    for r in "$@"; do [ $i -lt $k ] && printf '%s ' "$r"; i=$((i + 1)); done
 }
 rm -f "$out/exploration.txt"
 for app in $what; do
     case $app in
     fft)
         exe=$build/apps/fft/xchg-fft3d
-        set -- --n=64x64x64 --exchange=blocking --warmup=30 --iters=20
-        csv=$out/fft.csv
-        echo "rep,n,P,grid,algo,total_s,exchange_s,compute_s,checked,mode,init_s" > "$csv"
-        for rep in $(seq "$reps"); do
-            run "fft online" 1 "$rep" "$exe" "$@" --algos=auto,mpi,nonblocking,pairwise,scattered \
-                --baselines=MPI_Alltoallv >> "$csv"
-            run "fft XCHG_ONLINE=0" 0 "$rep" "$exe" "$@" --algos=auto --baselines=none >> "$csv"
-        done
+        rows="MPI_Alltoallv auto auto0 mpi nonblocking pairwise scattered"
+        set -- --n=128x128x128 --exchange=blocking --warmup=30 --iters=20
+        echo "rep,n,P,grid,algo,total_s,exchange_s,compute_s,checked,mode,init_s" > "$out/fft.csv"
         ;;
     closure)
         exe=$build/apps/closure/xchg-closure
-        set -- --graph=powerlaw --n=400 --m=800
-        csv=$out/closure.csv
-        echo "rep,graph,n,m,P,algo,iterations,paths,total_s,exchange_s,checked,counts_s,bytes_total,selection" > "$csv"
-        for rep in $(seq "$reps"); do
-            run "closure online" 1 "$rep" "$exe" "$@" \
-                --algos=MPI_Alltoallv,auto,mpi,nonblocking,scattered >> "$csv"
-            run "closure XCHG_ONLINE=0" 0 "$rep" "$exe" "$@" --algos=auto >> "$csv"
-        done
+        rows="MPI_Alltoallv auto auto0 mpi nonblocking scattered"
+        set -- --graph=powerlaw --n=2000 --m=4000 --reps=5
+        echo "rep,graph,n,m,P,algo,iterations,paths,total_s,exchange_s,checked,counts_s,bytes_total,selection" \
+            > "$out/closure.csv"
         ;;
     *) echo "apps-real.sh: unknown application $app (fft, closure)" >&2; exit 2 ;;
     esac
+    for rep in $(seq "$reps"); do
+        # shellcheck disable=SC2086 # $rows is a list
+        for row in $(rotated "$rep" $rows); do
+            if [ "$app" = fft ] && [ "$row" = MPI_Alltoallv ]; then
+                # the library's call is the FFT's baseline, not an algorithm
+                run "" "$rep" "$exe" "$@" --baselines=MPI_Alltoallv
+            elif [ "$app" = fft ]; then
+                run "$row" "$rep" "$exe" "$@" --baselines=none
+            else
+                run "$row" "$rep" "$exe" "$@"
+            fi
+        done >> "$out/$app.csv"
+    done
 done

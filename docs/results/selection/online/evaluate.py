@@ -258,10 +258,12 @@ APPS_LABELS = {
                     "median of 10 transforms after 30",
              "closure": "xchg-closure, power-law graph (n = 400, m = 800), 64 ranks (dragonfly, "
                         "nodes of 16), one closure"},
-    "real": {"fft": "xchg-fft3d 64^3, {P} ranks on this machine's 2 cores (Open MPI), blocking "
-                    "transposes, median of 20 transforms after 30; median over {reps} runs",
-             "closure": "xchg-closure, power-law graph (n = 400, m = 800), {P} ranks on this "
-                        "machine's 2 cores (Open MPI), one closure; median over {reps} runs"},
+    "real": {"fft": "xchg-fft3d 128^3, {P} ranks on this machine's 2 cores (Open MPI), blocking "
+                    "transposes, median of 20 transforms after 30; each row in a run of its own, "
+                    "median over {reps} runs",
+             "closure": "xchg-closure, power-law graph (n = 2000, m = 4000), {P} ranks on this "
+                        "machine's 2 cores (Open MPI), the fastest of 5 closures; each row in a "
+                        "run of its own, median over {reps} runs"},
 }
 
 
