@@ -93,6 +93,34 @@ static void drift(void)
     unsetenv("XCHG_TEST_ONLINE_CHECK");
 }
 
+/* A call on the fast path of `mpi` says so (XCHG_Comm_get_algorithm, no
+ * phases) after a call of another collective that ran a plan with phases
+ * in between: the path keeps what it said, and says it again only when
+ * another call ran (ctx->accounted_calls). */
+static void fast_path_accounting(void)
+{
+    char name[NAME_LEN], detail[NAME_LEN + 64];
+    MPI_Comm comm;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=100,*=2000", 1);
+    calls_of(comm, "alltoall", 16, EXPLORE_CALLS + 4, "alltoall decided for mpi");
+    CHECK_MPI(XCHG_Comm_set_algorithm(comm, "alltoallv", "node_aware"));
+    calls_of(comm, "alltoallv", 16, 1, "alltoallv by node_aware (phases)");
+    const char *names[16];
+    double seconds[16];
+    int before = 0, after = -1;
+    XCHG_Comm_get_phase_times(comm, 16, names, seconds, &before);
+    calls_of(comm, "alltoall", 16, 1, "alltoall on the fast path");
+    XCHG_Comm_get_phase_times(comm, 16, names, seconds, &after);
+    used(comm, "alltoall", "the fast path's call", name);
+    snprintf(detail, sizeof detail, "%s, %d phases (node_aware's call before: %d)", name, after,
+             before);
+    check(strcmp(name, "mpi") == 0 && after == 0 && before > 0,
+          "the fast path says mpi, no phases, after another call", detail);
+    unsetenv("XCHG_TEST_ONLINE_TIMES");
+    CHECK_MPI(MPI_Comm_free(&comm));
+}
+
 /* `calls` calls of alltoall (c = 0) or allgather (1) in blocks of `count`
  * ints, checked against PMPI, where odd ranks pass the blocks alternately
  * as ints and as bytes: the number of wrong or failed calls. */
@@ -225,6 +253,7 @@ int main(int argc, char **argv)
         if (strncmp(argv[i], "--phase=", 8) == 0) phase = argv[i] + 8;
     if (strcmp(phase, "all") == 0) {
         fast_path();
+        fast_path_accounting();
         agreed_by_next_call();
         drift();
         switched_off();

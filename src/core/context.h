@@ -40,10 +40,13 @@ typedef struct xchg_context {
     /* What a decided call's fast path reads (src/select/online_fast.c),
      * first, in one cache line: in a program that computes between its
      * calls, each line the path touches is a miss. */
-    MPI_Comm user_comm;      /* the communicator the context is cached on */
+    _Alignas(64) MPI_Comm user_comm; /* the communicator the context is cached on */
     MPI_Comm comm;           /* private duplicate: all internal traffic */
     int rank, size;
     int ready;               /* `comm` and `topo` usable (xchg_context_ready) */
+    unsigned accounted_calls; /* calls whose plan ran (plan.c's accounting of
+                                 `last`, `phases`): the fast path knows from it
+                                 whether another call ran since its last */
     struct xchg_online *online; /* online selection's state (src/select/online.h),
                                    created at its first use; owned there */
     /* Tasks (task.h): the communicator's outstanding tasks, oldest first;

@@ -103,6 +103,7 @@ static void call_end(const xchg_plan *plan, xchg_coll coll)
     ctx->last[coll] = plan->choice;
     ctx->has_last[coll] = 1;
     ctx->last_scratch_peak[coll] = ctx->scratch_peak;
+    ctx->accounted_calls++;
 }
 
 int xchg_plan_execute(const xchg_plan *plan, const xchg_args *args)

@@ -138,8 +138,11 @@ int xchg_online_verbose(void)
 
 xchg_online *xchg_online_state(xchg_context *ctx)
 {
-    if (!ctx->online && (ctx->online = calloc(1, sizeof *ctx->online)))
+    /* aligned: the fast path's line of each collective (online_state.h) */
+    if (!ctx->online && (ctx->online = aligned_alloc(_Alignof(xchg_online), sizeof *ctx->online))) {
+        memset(ctx->online, 0, sizeof *ctx->online);
         for (int c = 0; c < XCHG_NUM_COLL; c++) ctx->online->fast_ready[c] = FAST_NONE;
+    }
     return ctx->online;
 }
 
@@ -294,6 +297,11 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     if (ctx->online) {
         ctx->online->fast_ready[exact->coll] = FAST_NONE;
         ctx->online->measure_now = 0;
+        /* the calls the fast paths took count first (online_state.h); this
+         * collective's path is armed again after the call (note_call) */
+        for (int c = 0; c < XCHG_NUM_COLL; c++)
+            xchg_online_fast_release(ctx->online, (xchg_coll)c,
+                                     c == (int)exact->coll && !persistent);
     }
     xchg_online *o = on && rc == MPI_SUCCESS ? xchg_online_state(ctx) : NULL;
     if (!o || exact->bytes < 0 || exact->coll == XCHG_NEIGHBOR_ALLTOALLV) return rc;
@@ -439,18 +447,9 @@ static int measured(xchg_context *ctx, xchg_coll coll, double seconds)
     p->sig = o->measuring_sig;
     p->id = o->measuring_id;
     p->cand = o->measuring_cand;
-    p->ns = (int64_t)(seconds * 1e9) + 1; /* > 0: a time is there */
-    o->fast[coll].armed = 0;              /* that call goes the normal path */
+    p->ns = (int64_t)(seconds * 1e9) + 1;      /* > 0: a time is there */
+    xchg_online_fast_release(o, coll, 1);      /* that call goes the normal path */
     return MPI_SUCCESS;
-}
-
-int xchg_online_sample(xchg_context *ctx, xchg_coll coll, int sig, int cand, double seconds)
-{
-    xchg_online *o = ctx->online;
-    o->measuring_sig = sig;
-    o->measuring_id = o->sig[sig].id;
-    o->measuring_cand = cand;
-    return measured(ctx, coll, seconds);
 }
 
 int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
@@ -480,6 +479,7 @@ int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns)
     if (!xchg_online_pending(ctx, coll)) return MPI_SUCCESS;
     xchg_online_pending_time *p = &o->pending[coll];
     p->armed = 0;
+    xchg_online_fast_release(o, coll, 1); /* its calls counted before the decision */
     return record(ctx, p->sig, p->id, p->cand, (double)(max_ns - 1) * 1e-9);
 }
 

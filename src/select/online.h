@@ -83,11 +83,6 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
                                 MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
                                 const int *displs, MPI_Datatype recvtype, int *rc);
 
-/* Internal (online_fast.c): the fast path timed a call of the decided
- * signature `sig` (its winner, `cand`) that was due for a drift sample: as
- * xchg_online_finish's timing (kept for the next call's agreement). */
-int xchg_online_sample(xchg_context *ctx, xchg_coll coll, int sig, int cand, double seconds);
-
 /* The selection of `coll` was explicit (XCHG_Comm_set_algorithm, XCHG_<COLL>):
  * the fast path may serve it too when it is `mpi`. */
 void xchg_online_note_explicit(xchg_context *ctx, xchg_coll coll, int by_environment);

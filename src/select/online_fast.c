@@ -24,10 +24,11 @@
  *     the same exact sizes; not on one rank (MPICH's one-rank
  *     MPI_Allgatherv: src/coll/allgatherv/mpi.c).
  * An automatic decision also needs the signature still decided for the
- * same choice and no re-exploration due at this call (that goes the normal
- * path); a call due for a drift sample of the winner is timed here and its
- * time given to online selection as the normal path would (kept for the
- * collective's next call, which goes the normal path to agree it).
+ * same choice and neither a drift sample of the winner nor a re-exploration
+ * due at this call: those go the normal path. The path counts down to
+ * them in its own line and adds its calls to the signature when the
+ * normal path next looks at signatures (xchg_online_fast_release), so a
+ * call reads one line of online selection's state, not the signature's.
  *
  * A choice other than `mpi` (a decided signature of online selection, or
  * XCHG_Comm_set_algorithm's; not XCHG_<COLL>'s, not a tuning rule's) takes
@@ -93,7 +94,21 @@ void xchg_online_note_automatic(xchg_context *ctx, xchg_coll coll)
 
 void xchg_online_disarm(xchg_context *ctx, xchg_coll coll)
 {
-    if (ctx->online) ctx->online->fast[coll].armed = 0;
+    if (ctx->online) xchg_online_fast_release(ctx->online, coll, 1);
+}
+
+void xchg_online_fast_release(xchg_online *o, xchg_coll coll, int disarm)
+{
+    xchg_online_fast *f = &o->fast[coll];
+    if (f->armed && f->sig >= 0 && f->calls) {
+        xchg_online_signature *s = &o->sig[f->sig];
+        if (s->id == f->id) { /* not evicted (a decided one is, only after this) */
+            s->calls += f->calls;
+            s->last_use = ++o->clock;
+        }
+    }
+    f->calls = 0;
+    if (disarm) f->armed = 0;
 }
 
 static int is_mpi(const xchg_choice *c)
@@ -181,7 +196,7 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     if (!o || coll == XCHG_NEIGHBOR_ALLTOALLV) return;
     xchg_online_fast *f = &o->fast[coll];
     int ready = o->fast_ready[coll];
-    f->armed = 0;
+    xchg_online_fast_release(o, coll, 1);
     o->fast_ready[coll] = FAST_NONE;
     if (ready == FAST_NONE) return;
     if (!is_explicit(ready) && xchg_coll_is_v(coll) && !agree_sampled()) return;
@@ -203,6 +218,13 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     f->sig = ready;
     f->id = ready >= 0 ? o->sig[ready].id : 0;
     f->winner = ready >= 0 ? o->sig[ready].winner : -1; /* what the call ran */
+    f->calls_left = 0;
+    if (ready >= 0) { /* decided (xchg_online_choose): until its next timed call */
+        const xchg_online_signature *s = &o->sig[ready];
+        unsigned long due = s->next_check < s->reexplore_at ? s->next_check : s->reexplore_at;
+        f->calls_left = due > s->calls ? (unsigned)(due - s->calls) : 0;
+    }
+    f->accounted = ctx->accounted_calls - 1; /* its first call says `mpi` (account) */
     f->in_place = args->in_place;
     f->sendcount = args->send.counts ? args->send.counts[0] : 0;
     f->recvcount = args->recv.counts ? args->recv.counts[0] : 0;
@@ -219,32 +241,17 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     f->armed = 1;
 }
 
-/* The decided signature behind f still holds for this call: count it.
- * *timed = 1 when the call is the signature's drift sample (the fast path
- * times it: xchg_online_sample; xchg_online_choose's schedule). */
-static inline int still_decided(xchg_online *o, const xchg_online_fast *f, int *timed)
+/* A call of the decided signature behind f (sig >= 0): the path takes it
+ * unless the signature is due for a drift sample or for exploring again,
+ * which the normal path does (xchg_online_choose's schedule). Counted into
+ * the signature later (xchg_online_fast_release), so that a call reads
+ * only f's first line. */
+static inline int take_decided(xchg_online_fast *f)
 {
-    *timed = 0;
-    if (f->sig < 0) return 1; /* explicit, or a tuning rule */
-    xchg_online_signature *s = &o->sig[f->sig];
-    if (s->id != f->id || s->state != SIG_DECIDED || s->calls >= s->reexplore_at ||
-        s->winner != f->winner)
-        return 0;
-    if (s->calls >= s->next_check) {
-        *timed = 1;
-        s->next_check = s->calls + s->check_every;
-    }
-    s->calls++;
-    s->last_use = ++o->clock;
+    if (!f->calls_left) return 0;
+    f->calls_left--;
+    f->calls++;
     return 1;
-}
-
-/* After a timed call that succeeded: its time to online selection. */
-static int sampled(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f, int rc,
-                   double start)
-{
-    if (rc != MPI_SUCCESS) return rc;
-    return xchg_online_sample(ctx, coll, f->sig, f->winner, MPI_Wtime() - start);
 }
 
 /* The first byte a side touches (device.c's first_byte), or NULL. */
@@ -282,20 +289,20 @@ static int run_kept(xchg_context *ctx, const xchg_online_fast *f)
 
 unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
 {
-    return ctx->online ? ctx->online->fast_calls[coll] : 0;
+    return ctx->online ? ctx->online->fast[coll].fast_calls : 0;
 }
 
 static inline void account(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f)
 {
-    ctx->online->fast_calls[coll]++;
-    if (!f->is_mpi) return; /* xchg_plan_execute accounted it */
-    ctx->phases.count = 0;  /* mpi reports no phases */
-    if (ctx->has_last[coll] && ctx->last[coll].algo == f->choice.algo &&
-        !ctx->last_scratch_peak[coll])
-        return; /* said so already (`mpi` has no parameters) */
+    f->fast_calls++;
+    /* another choice: xchg_plan_execute accounted it; `mpi`: said so
+     * already, unless a call ran a plan since (ctx's first line only) */
+    if (!f->is_mpi || f->accounted == ctx->accounted_calls) return;
+    ctx->phases.count = 0; /* mpi reports no phases */
     ctx->last[coll] = f->choice;
     ctx->has_last[coll] = 1;
     ctx->last_scratch_peak[coll] = 0;
+    f->accounted = ctx->accounted_calls;
 }
 
 static int library_error(int rc, const char *call)
@@ -336,10 +343,7 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         return 0;
     int is_kept = !f->is_mpi;
     if (is_kept && !kept_on_host(f, sendbuf, recvbuf)) return 0;
-    int timed = 0;
-    if (f->sig >= 0 && !still_decided(o, f, &timed)) return 0; /* automatic */
-    double start = 0;
-    if (timed && (*rc = xchg_online_timed_start(ctx, &start)) != MPI_SUCCESS) return 1;
+    if (f->sig >= 0 && !take_decided(f)) return 0; /* automatic */
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
@@ -350,7 +354,6 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgather");
     }
     account(ctx, coll, f);
-    if (timed) *rc = sampled(ctx, coll, f, *rc, start);
     return 1;
 }
 
@@ -367,7 +370,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!f->armed || f->in_place != in_place || !recvbuf || !recvcounts || !rdispls ||
         (!in_place && (!sendbuf || !sendcounts || !sdispls)))
         return 0;
-    int is_kept = !f->is_mpi, timed = 0;
+    int is_kept = !f->is_mpi;
     if (is_kept && (!same_v_shape(&f->args, sendcounts, sdispls, sendtype, recvcounts, rdispls,
                                   recvtype) ||
                     !kept_on_host(f, sendbuf, recvbuf)))
@@ -375,11 +378,9 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLV];
         if (o->pending[XCHG_ALLTOALLV].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!still_decided(o, f, &timed)) return 0;
+        if (!take_decided(f)) return 0;
         m->calls++;
     }
-    double start = 0;
-    if (timed && (*rc = xchg_online_timed_start(ctx, &start)) != MPI_SUCCESS) return 1;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else {
@@ -388,7 +389,6 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
     }
     account(ctx, XCHG_ALLTOALLV, f);
-    if (timed) *rc = sampled(ctx, XCHG_ALLTOALLV, f, *rc, start); /* the next call agrees it */
     return 1;
 }
 
@@ -401,23 +401,19 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
     xchg_online *o = ctx->online;
     if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
     xchg_online_fast *f = &o->fast[XCHG_ALLTOALLW];
-    int timed = 0;
     if (!f->armed || sendbuf == MPI_IN_PLACE || !sendbuf || !sendcounts || !sdispls ||
         !sendtypes || !recvbuf || !recvcounts || !rdispls || !recvtypes)
         return 0;
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLW];
         if (o->pending[XCHG_ALLTOALLW].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!still_decided(o, f, &timed)) return 0;
+        if (!take_decided(f)) return 0;
         m->calls++;
     }
-    double start = 0;
-    if (timed && (*rc = xchg_online_timed_start(ctx, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallw");
     account(ctx, XCHG_ALLTOALLW, f);
-    if (timed) *rc = sampled(ctx, XCHG_ALLTOALLW, f, *rc, start);
     return 1;
 }
 
@@ -429,7 +425,7 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
     xchg_online *o = ctx->online;
     if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
     xchg_online_fast *f = &o->fast[XCHG_ALLGATHERV];
-    int in_place = sendbuf == MPI_IN_PLACE, timed = 0;
+    int in_place = sendbuf == MPI_IN_PLACE;
     if (!f->armed || f->in_place != in_place || f->recvtype != recvtype || !recvbuf ||
         !recvcounts || !displs || recvcounts[ctx->rank] != f->recvcount ||
         (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
@@ -447,14 +443,11 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
                 xchg_tuning_lookup(&in, &tuned) != MPI_SUCCESS || tuned)
                 return 0;
         }
-        if (!still_decided(o, f, &timed)) return 0;
+        if (!take_decided(f)) return 0;
     }
-    double start = 0;
-    if (timed && (*rc = xchg_online_timed_start(ctx, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgatherv");
     account(ctx, XCHG_ALLGATHERV, f);
-    if (timed) *rc = sampled(ctx, XCHG_ALLGATHERV, f, *rc, start);
     return 1;
 }

@@ -78,15 +78,29 @@ enum { FAST_NONE = -1, FAST_EXPLICIT = -2, FAST_AUTOMATIC = -3, FAST_EXPLICIT_EN
 /* The fast path's memory of one collective: the last call's arguments that
  * went to `mpi`, and what decided it (fast_ready's value). */
 typedef struct xchg_online_fast {
-    int armed;
+    /* What every call of the path reads and writes comes first, in one
+     * cache line (the struct is 64-byte aligned, and so is xchg_online's
+     * allocation): in a program that computes between its calls each line
+     * the path touches is a miss. */
+    _Alignas(64) int armed;
+    int in_place, is_mpi;               /* is_mpi: choice is `mpi` */
     int sig;
-    unsigned long id;
-    int sendcount, recvcount, in_place; /* allgatherv: recvcount is the own rank's */
+    int sendcount, recvcount;           /* allgatherv: recvcount is the own rank's */
     MPI_Datatype sendtype, recvtype;
+    unsigned calls_left;                /* sig >= 0: calls the path may take before the
+                                           signature is due for a drift sample or for
+                                           exploring again (the normal path's; at most
+                                           REEXPLORE_EVERY) */
+    unsigned calls;                     /* of them, those taken and not yet counted in
+                                           the signature (xchg_online_fast_release) */
+    unsigned accounted;                 /* `mpi`: ctx->accounted_calls when the path
+                                           last said so in ctx->last and phases */
+    unsigned long fast_calls;           /* every call the path took (tests) */
+    /* the rest: read when arming, by the kept arguments' run, by allgatherv */
+    unsigned long id;
     int64_t recv_type_size;             /* allgatherv: of recvtype */
     int64_t bytes, max_block_bytes;     /* allgatherv: the exact inputs of selection */
     xchg_choice choice;
-    int is_mpi;                         /* choice is `mpi` */
     int winner;                         /* sig >= 0: choice is its candidate `winner` */
     /* a choice other than `mpi` (alltoall, alltoallv, allgather, not in
      * place): the arming call's normalized arguments, their per-peer arrays
@@ -115,12 +129,19 @@ struct xchg_online {
     int fast_ready[XCHG_NUM_COLL];      /* the last selection: the decided signature
                                            (>= 0) or FAST_* */
     xchg_online_fast fast[XCHG_NUM_COLL];
-    unsigned long fast_calls[XCHG_NUM_COLL]; /* calls the fast path took (tests) */
 };
 typedef struct xchg_online xchg_online;
 
 /* ctx's state, created on first use (NULL: out of memory). */
 xchg_online *xchg_online_state(xchg_context *ctx);
+
+/* online_fast.c: count the calls the fast path of `coll` took into its
+ * signature (calls, LRU clock), and, with `disarm`, disarm it. Whatever
+ * reads or changes a signature's calls does this first for the fast paths
+ * that may have taken calls of it: every rank counts a signature's calls
+ * alike, whichever path each call took, and its drift samples and
+ * re-explorations fall on the same calls everywhere. */
+void xchg_online_fast_release(xchg_online *o, xchg_coll coll, int disarm);
 
 /* The test hooks (online_hooks.c): the time XCHG_TEST_ONLINE_TIMES forces
  * for this rank and algorithm, in seconds (else `measured`); the calls
