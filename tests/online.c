@@ -181,6 +181,40 @@ static void agreed_by_next_call(void)
     unsetenv("XCHG_TEST_ONLINE_CHECK");
 }
 
+/* A decided signature replaced while its fast path is armed (the table
+ * holds XCHG_ONLINE_SIGNATURES per communicator, the least recently used
+ * replaced): the path is disarmed on every rank, so the next calls of that
+ * shape go the normal path everywhere and explore the new signature
+ * together. allgather decided for mpi (odd ranks change the shape of their
+ * blocks at every call, so there the path declines; even ranks take it),
+ * then 36 alltoall signatures of one call each, one per quarter octave from
+ * 64 B, replace it; then allgather again. A rank still on the stale path
+ * would skip the agreements of the others' exploration. */
+static void replaced_while_armed(void)
+{
+    static const double quarter[4] = {1.0, 1.189207115, 1.414213562, 1.681792831};
+    char what[256], name[NAME_LEN], detail[96];
+    MPI_Comm comm;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=2000", 1);
+    int wrong = mixed_shape_calls(comm, 1, 8, EXPLORE_CALLS + 4);
+    for (int octave = 6; octave < 15; octave++)
+        for (int q = 0; q < 4; q++) /* just above the bucket's lower bound */
+            wrong += mixed_shape_calls(comm, 0, ((int)((1 << octave) * quarter[q]) + 3) / 4 + 1, 1);
+    wrong += mixed_shape_calls(comm, 1, 8, EXPLORE_CALLS + 4);
+    snprintf(what, sizeof what, "allgather decided again after its signature was replaced");
+    used(comm, "allgather", what, name);
+    check(strcmp(name, "mpi") == 0, what, name);
+    int decided, exploring;
+    unsigned long explored;
+    counts_of(comm, &decided, &exploring, &explored);
+    same_everywhere((long)explored, "the same calls explored on every rank");
+    snprintf(detail, sizeof detail, "%d calls wrong", wrong);
+    check(wrong == 0, "the calls around the replaced signature", detail);
+    unsetenv("XCHG_TEST_ONLINE_TIMES");
+    CHECK_MPI(MPI_Comm_free(&comm));
+}
+
 /* XCHG_ONLINE=0: the model's choice, nothing explored. XCHG_ONLINE=bogus:
  * an error naming the variable, the receive buffer untouched. */
 static void switched_off(void)
@@ -255,6 +289,7 @@ int main(int argc, char **argv)
         fast_path();
         fast_path_accounting();
         agreed_by_next_call();
+        replaced_while_armed();
         drift();
         switched_off();
     } else {

@@ -52,6 +52,9 @@ typedef struct xchg_context {
     /* Tasks (task.h): the communicator's outstanding tasks, oldest first;
      * only the head runs. Guarded by the task runtime's lock. */
     struct xchg_task *task_head, *task_tail;
+    unsigned long online_clock; /* online selection's LRU clock of signatures:
+                                   one tick per automatic blocking call, on
+                                   either path, so the same on every rank */
 
     xchg_topology topo;
 

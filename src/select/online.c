@@ -174,6 +174,8 @@ static int insert(xchg_online *o, const xchg_select_input *in)
                 slot = i;
         if (slot < 0) return -1; /* everything explores: use the model */
     }
+    for (int c = 0; c < XCHG_NUM_COLL; c++) /* a fast path of the one replaced */
+        if (o->fast[c].armed && o->fast[c].sig == slot) xchg_online_fast_release(o, c, 1);
     xchg_online_signature *s = &o->sig[slot];
     memset(s, 0, sizeof *s);
     s->in = *in;
@@ -316,7 +318,7 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     if (i < 0 && (i = insert(o, &in)) < 0) return MPI_SUCCESS;
     xchg_online_signature *s = &o->sig[i];
     unsigned long n = s->calls++;
-    s->last_use = ++o->clock;
+    s->last_use = ++ctx->online_clock;
     if (s->state == SIG_SEEN && n + 1 > XCHG_ONLINE_REPEATS) {
         if ((rc = pick_candidates(ctx, s, model)) != MPI_SUCCESS ||
             (rc = start_exploring(s, 0)) != MPI_SUCCESS)

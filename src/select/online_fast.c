@@ -57,6 +57,7 @@
  * etc., XCHG_ONLINE) is read by the normal path, so changing it while a
  * program runs takes effect at the next call that goes that way.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,12 @@
 #include "online_state.h"
 #include "select.h"
 #include "tuning.h"
+
+/* What a call of the path reads: one line of its record, one of the context. */
+_Static_assert(offsetof(xchg_online_fast, last_use) + sizeof(unsigned long) <= 64,
+               "the fast path's fields of xchg_online_fast fit one cache line");
+_Static_assert(offsetof(xchg_context, online_clock) + sizeof(unsigned long) <= 64,
+               "the fast path's fields of xchg_context fit one cache line");
 
 static void note(xchg_context *ctx, xchg_coll coll, int ready)
 {
@@ -102,9 +109,9 @@ void xchg_online_fast_release(xchg_online *o, xchg_coll coll, int disarm)
     xchg_online_fast *f = &o->fast[coll];
     if (f->armed && f->sig >= 0 && f->calls) {
         xchg_online_signature *s = &o->sig[f->sig];
-        if (s->id == f->id) { /* not evicted (a decided one is, only after this) */
+        if (s->id == f->id) { /* not replaced (insert releases it first) */
             s->calls += f->calls;
-            s->last_use = ++o->clock;
+            if (f->last_use > s->last_use) s->last_use = f->last_use;
         }
     }
     f->calls = 0;
@@ -246,11 +253,12 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
  * which the normal path does (xchg_online_choose's schedule). Counted into
  * the signature later (xchg_online_fast_release), so that a call reads
  * only f's first line. */
-static inline int take_decided(xchg_online_fast *f)
+static inline int take_decided(xchg_context *ctx, xchg_online_fast *f)
 {
     if (!f->calls_left) return 0;
     f->calls_left--;
     f->calls++;
+    f->last_use = ++ctx->online_clock;
     return 1;
 }
 
@@ -343,7 +351,7 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         return 0;
     int is_kept = !f->is_mpi;
     if (is_kept && !kept_on_host(f, sendbuf, recvbuf)) return 0;
-    if (f->sig >= 0 && !take_decided(f)) return 0; /* automatic */
+    if (f->sig >= 0 && !take_decided(ctx, f)) return 0; /* automatic */
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
@@ -378,7 +386,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLV];
         if (o->pending[XCHG_ALLTOALLV].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!take_decided(f)) return 0;
+        if (!take_decided(ctx, f)) return 0;
         m->calls++;
     }
     if (is_kept) {
@@ -407,7 +415,7 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLW];
         if (o->pending[XCHG_ALLTOALLW].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!take_decided(f)) return 0;
+        if (!take_decided(ctx, f)) return 0;
         m->calls++;
     }
     *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -443,7 +451,7 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
                 xchg_tuning_lookup(&in, &tuned) != MPI_SUCCESS || tuned)
                 return 0;
         }
-        if (!take_decided(f)) return 0;
+        if (!take_decided(ctx, f)) return 0;
     }
     *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          ctx->comm);

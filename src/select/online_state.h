@@ -95,7 +95,8 @@ typedef struct xchg_online_fast {
                                            the signature (xchg_online_fast_release) */
     unsigned accounted;                 /* `mpi`: ctx->accounted_calls when the path
                                            last said so in ctx->last and phases */
-    unsigned long fast_calls;           /* every call the path took (tests) */
+    unsigned fast_calls;                /* every call the path took (tests) */
+    unsigned long last_use;             /* ctx->online_clock at its last such call */
     /* the rest: read when arming, by the kept arguments' run, by allgatherv */
     unsigned long id;
     int64_t recv_type_size;             /* allgatherv: of recvtype */
@@ -120,7 +121,7 @@ typedef struct xchg_online_pending_time {
 
 struct xchg_online {
     int count;
-    unsigned long next_id, clock;
+    unsigned long next_id;
     xchg_online_signature sig[XCHG_ONLINE_SIGNATURES];
     int measure_now;                     /* the current call is timed */
     int measuring_sig, measuring_cand;   /* which signature and candidate */
@@ -136,7 +137,7 @@ typedef struct xchg_online xchg_online;
 xchg_online *xchg_online_state(xchg_context *ctx);
 
 /* online_fast.c: count the calls the fast path of `coll` took into its
- * signature (calls, LRU clock), and, with `disarm`, disarm it. Whatever
+ * signature (calls, last use), and, with `disarm`, disarm it. Whatever
  * reads or changes a signature's calls does this first for the fast paths
  * that may have taken calls of it: every rank counts a signature's calls
  * alike, whichever path each call took, and its drift samples and
