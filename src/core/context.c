@@ -176,9 +176,6 @@ fail:
     return rc;
 }
 
-/* The context of user_comm, or a new one whose private duplicate is being
- * made (MPI_Comm_idup: nonblocking, so a nonblocking call may create it;
- * xchg_context_ready finishes it). */
 /* A zeroed context, aligned to its first field's 64 bytes: the fast path's
  * fields share one cache line (context.h). free() frees it. */
 static xchg_context *context_alloc(void)
@@ -188,6 +185,9 @@ static xchg_context *context_alloc(void)
     return ctx;
 }
 
+/* The context of user_comm, or a new one whose private duplicate is being
+ * made (MPI_Comm_idup: nonblocking, so a nonblocking call may create it;
+ * xchg_context_ready finishes it). */
 static int find_or_create(MPI_Comm user_comm, xchg_context **out)
 {
     int rc, found = 0;
