@@ -20,7 +20,7 @@
  *              ranks no composed one: one peer, nothing to combine), up to
  *              OUTSIDE_CANDIDATES it ranks badly or cannot rank (`node_aware`
  *              on several nodes, `rma_direct` from 1 KiB blocks on one node:
- *              pick_candidates) and `mpi`, the MPI library's own collective.
+ *              online_candidates.c) and `mpi`, the MPI library's own collective.
  *              One round runs each once to warm it up (a plan's first run,
  *              cold caches; on this project's loaded machine it took 2-3x
  *              the next ones; not a sample); then rounds over the candidates
@@ -110,7 +110,6 @@
 
 #include "../core/error.h"
 #include "../core/wait.h"
-#include "model.h"
 #include "online_state.h"
 #include "select.h"
 
@@ -183,92 +182,6 @@ static int insert(xchg_online *o, const xchg_select_input *in)
     return slot;
 }
 
-/* Whether `c` predicts what an earlier candidate does (within 1%): to the
- * model the same schedule (scattered:batch=32 is nonblocking at P <= 32). */
-static int same_prediction(const xchg_candidate *c, const double *chosen, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (c->seconds <= chosen[i] * 1.01 && c->seconds >= chosen[i] * 0.99) return 1;
-    return 0;
-}
-
-/* Add the algorithm `name` of s's collective with its defaults, unless it
- * has none, cannot run here, or is a candidate already. */
-static void add_outside(xchg_context *ctx, xchg_online_signature *s, const char *name)
-{
-    xchg_choice choice;
-    if (!xchg_registry_find(s->in.coll, name) || xchg_choice_parse(s->in.coll, name, &choice) ||
-        xchg_choice_fit(ctx, &choice))
-        return;
-    for (int c = 0; c < s->ncand; c++)
-        if (s->cand[c].algo == choice.algo) return;
-    s->cand[s->ncand++] = choice;
-}
-
-/* The candidates of `s`, in this order: the model's choice; the model's best
- * of the other kind (a composed, hierarchical algorithm when the choice is
- * flat, and the other way round; the model errs most between kinds) whose
- * prediction differs (locality_aware with regions of one rank is the direct
- * exchange); the model's next best with another prediction; then two the
- * model ranks badly or not at all, where they have won when measured:
- * `node_aware` with its defaults on more than one node of several ranks
- * (issue 26's SMPI grid: the best at two points where the model ranked it
- * 74th), `rma_direct` for alltoall and allgather blocks of 1 KiB or more
- * on one node (no cost model: one-sided costs are the MPI's RMA's; within a
- * node, in shared memory, it took 0.47-0.8x MPI's own on 16 real cores;
- * across nodes, unmeasured on a real network, SMPI's RMA made a call of it
- * 300x the direct exchange's, and one such call costs what hundreds of the
- * winner's do); then `mpi`. */
-static int pick_candidates(xchg_context *ctx, xchg_online_signature *s, const xchg_choice *model)
-{
-    const xchg_platform *plat;
-    int total = 0;
-    int rc = xchg_select_platform(&plat);
-    if (rc == MPI_SUCCESS) rc = xchg_model_rank(ctx, &s->in, plat, NULL, 0, &total);
-    if (rc != MPI_SUCCESS) return rc;
-    xchg_candidate *all = malloc((size_t)(total > 0 ? total : 1) * sizeof *all);
-    if (!all) return xchg_error(MPI_ERR_NO_MEM, "out of memory");
-    rc = xchg_model_rank(ctx, &s->in, plat, all, total, &total);
-    double predicted[XCHG_ONLINE_CANDIDATES];
-    s->ncand = 0;
-    predicted[s->ncand] = total > 0 ? all[0].seconds : 0;
-    s->cand[s->ncand++] = *model;
-    /* on two ranks a composed algorithm has nothing to combine (one peer):
-     * its extra copies only (the FFT's 2-rank transposes of 4 MiB, this
-     * project's 2-core machine: 3-8x the flat exchange, tried each time) */
-    int composed_ok = s->in.comm_size > 2;
-    for (int i = 0; rc == MPI_SUCCESS && i < total; i++) /* the other kind */
-        if (all[i].choice.algo->is_flat != model->algo->is_flat &&
-            (composed_ok || all[i].choice.algo->is_flat) &&
-            !same_prediction(&all[i], predicted, s->ncand)) {
-            predicted[s->ncand] = all[i].seconds;
-            s->cand[s->ncand++] = all[i].choice;
-            break;
-        }
-    for (int i = 0; rc == MPI_SUCCESS && i < total; i++) /* another prediction */
-        if ((composed_ok || all[i].choice.algo->is_flat) &&
-            !same_prediction(&all[i], predicted, s->ncand)) {
-            int known = 0;
-            for (int c = 0; c < s->ncand; c++) known |= s->cand[c].algo == all[i].choice.algo;
-            if (known) continue;
-            s->cand[s->ncand++] = all[i].choice;
-            break;
-        }
-    free(all);
-    if (rc == MPI_SUCCESS && s->in.num_nodes > 1 && s->in.max_node_size > 1)
-        add_outside(ctx, s, "node_aware");
-    if (rc == MPI_SUCCESS && s->in.bytes >= 1024 && s->in.num_nodes == 1)
-        add_outside(ctx, s, "rma_direct");
-    const xchg_algorithm *mpi = xchg_registry_find(s->in.coll, "mpi");
-    if (rc == MPI_SUCCESS && mpi) {
-        xchg_choice own = {.algo = mpi};
-        int known = 0;
-        for (int c = 0; c < s->ncand; c++) known |= s->cand[c].algo == mpi;
-        if (!known && xchg_choice_fit(ctx, &own) == MPI_SUCCESS) s->cand[s->ncand++] = own;
-    }
-    return rc;
-}
-
 static int start_exploring(xchg_online_signature *s, int keep_incumbent)
 {
     size_t n = (size_t)s->ncand * XCHG_ONLINE_SAMPLES_MAX;
@@ -320,7 +233,7 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     unsigned long n = s->calls++;
     s->last_use = ++ctx->online_clock;
     if (s->state == SIG_SEEN && n + 1 > XCHG_ONLINE_REPEATS) {
-        if ((rc = pick_candidates(ctx, s, model)) != MPI_SUCCESS ||
+        if ((rc = xchg_online_pick_candidates(ctx, s, model)) != MPI_SUCCESS ||
             (rc = start_exploring(s, 0)) != MPI_SUCCESS)
             return rc;
     } else if (s->state == SIG_DECIDED && n >= s->reexplore_at) {

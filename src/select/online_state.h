@@ -155,6 +155,11 @@ unsigned long xchg_online_check_every(double winner_seconds);
 /* online.c: whether XCHG_VERBOSE asks for the exploration lines. */
 int xchg_online_verbose(void);
 
+/* online_candidates.c: s->cand and s->ncand for a signature about to
+ * explore, whose automatic choice is `model`. */
+int xchg_online_pick_candidates(xchg_context *ctx, xchg_online_signature *s,
+                                const xchg_choice *model);
+
 /* online_decide.c: the decision rules, on agreed times only. */
 double xchg_online_median(const double *v, int n);
 void xchg_online_cut_losers(xchg_online_signature *s); /* the DROP and LOSING rules */
