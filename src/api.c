@@ -82,13 +82,20 @@ int XCHG_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     return raised(comm, rc);
 }
 
-static XCHG_NORMAL_PATH int alltoall_normal(xchg_context *ctx, const void *sendbuf, int sendcount,
-                                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                                             MPI_Datatype recvtype)
+/* alltoall's and allgather's argument normalization (core/args.h). */
+typedef int (*uniform_args_fn)(xchg_args *a, const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, int rank, int size);
+
+/* The normal path of alltoall and allgather: their arguments by `normalize`. */
+static XCHG_NORMAL_PATH int uniform_normal(xchg_context *ctx, uniform_args_fn normalize,
+                                            const void *sendbuf, int sendcount,
+                                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                            MPI_Datatype recvtype)
 {
     xchg_args args;
-    int rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                ctx->comm, ctx->rank, ctx->size);
+    int rc = normalize(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                       ctx->comm, ctx->rank, ctx->size);
     return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
@@ -100,18 +107,9 @@ int XCHG_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     int rc = xchg_context_get(comm, &ctx);
     if (rc == MPI_SUCCESS && !xchg_online_fast_uniform(ctx, XCHG_ALLTOALL, sendbuf, sendcount,
                                                        sendtype, recvbuf, recvcount, recvtype, &rc))
-        rc = alltoall_normal(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        rc = uniform_normal(ctx, xchg_args_alltoall, sendbuf, sendcount, sendtype, recvbuf,
+                            recvcount, recvtype);
     return raised(comm, rc);
-}
-
-static XCHG_NORMAL_PATH int allgather_normal(xchg_context *ctx, const void *sendbuf, int sendcount,
-                                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                                              MPI_Datatype recvtype)
-{
-    xchg_args args;
-    int rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                 ctx->comm, ctx->rank, ctx->size);
-    return rc == MPI_SUCCESS ? xchg_call_blocking(ctx, &args) : rc;
 }
 
 XCHG_HOT
@@ -122,7 +120,8 @@ int XCHG_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     int rc = xchg_context_get(comm, &ctx);
     if (rc == MPI_SUCCESS && !xchg_online_fast_uniform(ctx, XCHG_ALLGATHER, sendbuf, sendcount,
                                                        sendtype, recvbuf, recvcount, recvtype, &rc))
-        rc = allgather_normal(ctx, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        rc = uniform_normal(ctx, xchg_args_allgather, sendbuf, sendcount, sendtype, recvbuf,
+                            recvcount, recvtype);
     return raised(comm, rc);
 }
 

@@ -6,8 +6,9 @@
  * that the computation evicted. XCHG_HOT puts the functions of that path
  * in one place (GCC and Clang: .text.hot, grouped by the linker), so they
  * share pages and lines; docs/results/selection/online/path-cold.c
- * measures it (+0.6-0.8 us around a cold 64 B MPI_Alltoall before, about
- * +0.45 after). XCHG_NORMAL_PATH keeps an entry point's normal path (its
+ * measures it (+0.6-0.8 us around a cold 64 B MPI_Alltoall before it,
+ * about +0.45 after, +0.2-0.8 with the one-line record of online_fast.c;
+ * the sweep's timings vary that much). XCHG_NORMAL_PATH keeps an entry point's normal path (its
  * argument arrays' frame) out of the entry point itself.
  */
 #ifndef XCHG_CORE_HOT_H
