@@ -212,11 +212,12 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     if (ctx->online) {
         ctx->online->fast_ready[exact->coll] = FAST_NONE;
         ctx->online->measure_now = 0;
-        /* the calls the fast paths took count first (online_state.h); this
-         * collective's path is armed again after the call (note_call) */
-        for (int c = 0; c < XCHG_NUM_COLL; c++)
-            xchg_online_fast_release(ctx->online, (xchg_coll)c,
-                                     c == (int)exact->coll && !persistent);
+        /* a blocking call: the calls the fast paths took count first
+         * (online_state.h); this collective's path is armed again after the
+         * call (note_call). A persistent or nonblocking one reads no counts
+         * and may run in a task on another thread: it leaves them alone. */
+        for (int c = 0; c < XCHG_NUM_COLL && !persistent; c++)
+            xchg_online_fast_release(ctx->online, (xchg_coll)c, c == (int)exact->coll);
     }
     xchg_online *o = on && rc == MPI_SUCCESS ? xchg_online_state(ctx) : NULL;
     if (!o || exact->bytes < 0 || exact->coll == XCHG_NEIGHBOR_ALLTOALLV) return rc;
