@@ -7,17 +7,26 @@
 #   steps.csv               step,seconds,status
 #   gpu-check.txt           tests/device/gpu-check.sh on the real GPU
 #   online-calibration.csv  step 2's short calibration runs (xchg-bench CSV)
-#   online-results.csv      docs/results/selection/online/real.sh's results,
-#   online-real.md          and evaluate.py's table, for 4, 8 and 16 ranks
+#   online-results.tar      docs/results/selection/online/real.sh's runs
+#                           (results-K.csv: every rank count, K = 1..RUNS)
+#   online-real.md          and evaluate.py's table over them
 #   apps-device16.tar       step_extra's "fft" (the applications, 16 ranks)
-# (6 files: 2 more come back at most, see step_extra).
+#   order.tar               step_extra's "order" (order.sh: auto against mpi
+#                           in alternating rows, and the README's main job)
+#   online-wide.csv         step_extra's "wide" (one real.sh run at
+#                           XCHG_DEVICE_WIDE_NP ranks, default 16)
+# (at most 8 files come back: pick step_extra's parts to fit).
 #   usage: OUT=dir bash scripts/device/run.sh
 #   XCHG_DEVICE_NP="4 8 16"        ranks of step 2 (bound to cores)
 #   XCHG_DEVICE_SIZES, XCHG_DEVICE_COLLS   step 2's blocks and collectives
+#   XCHG_DEVICE_RUNS=1             step 2's runs (real.sh's XCHG_ONLINE_RUNS;
+#                                  each covers every rank count)
 #   XCHG_DEVICE_ONLINE_S=180       step 2's time, calibration included: its
 #                                  iterations follow from the calibration
 #                                  (XCHG_DEVICE_ITERS=N: fixed, no calibration)
 #   XCHG_DEVICE_STEPS="build gpu online extra"   which steps
+#   XCHG_DEVICE_END_S=540          the whole call's end: a part of step_extra
+#                                  that would not fit before it is skipped
 #   XCHG_KIT=.devkit  XCHG_KIT_ALL_DEPS=1 (scripts/device/env.sh)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,6 +39,8 @@ np_list=${XCHG_DEVICE_NP:-4 8 16}
 sizes=${XCHG_DEVICE_SIZES:-16 64 256 1024 4096 16384 65536}
 colls=${XCHG_DEVICE_COLLS:-alltoallv alltoall allgather}
 steps=${XCHG_DEVICE_STEPS:-build gpu online extra}
+runs=${XCHG_DEVICE_RUNS:-1}
+end_all=$((start_all + ${XCHG_DEVICE_END_S:-540}))
 build=build-device
 declare -A predicted # step 2's expected seconds per rank count (online_calibrate)
 ncores=$(nproc) bind_core="--bind-to core" bind_thread="--use-hwthread-cpus --bind-to hwthread"
@@ -272,39 +283,35 @@ step_online() {
         esac
     fi
     rm -f "$OUT/cal.tmp"
-    local merged=$OUT/online-results.csv
-    rm -f "$merged"
-    for np in $np_list; do
-        local t0 lim
-        t0=$(date +%s)
-        # twice what the calibration expects (with a fixed count: the whole
-        # budget), and 30 s, but not past the step's end
-        lim=$((2 * ${predicted[$np]:-$budget} + 30))
-        [ "$lim" -gt $((deadline - t0)) ] && lim=$((deadline - t0))
-        if [ "$lim" -lt 10 ]; then
-            echo "online: $np ranks: SKIPPED, the step's time is up"
-            rc=124
-            continue
-        fi
-        XCHG_ONLINE_NP=$np XCHG_ONLINE_SIZES=$sizes XCHG_ONLINE_COLLS=$colls XCHG_ONLINE_ITERS=$iters \
-        XCHG_ONLINE_MPIRUN=$(mpirun_for "$np") XCHG_ONLINE_BUILD=$build \
-            timeout -k 10 "$lim" bash docs/results/selection/online/real.sh
-        local r=$?
-        [ "$r" -ne 0 ] && rc=$r
-        if [ -s "$res/results.csv" ]; then
-            [ -s "$merged" ] || head -1 "$res/results.csv" >"$merged"
-            tail -n +2 "$res/results.csv" >>"$merged"
-        fi
-        echo "online: $np ranks ($(mpirun_for "$np")), $iters iterations: $(($(date +%s) - t0)) s (limit $lim s), status $r"
-    done
-    # the table over every rank count
-    if [ -s "$merged" ]; then
-        cp "$merged" "$res/results.csv"
-        python3 docs/results/selection/online/evaluate.py real &&
-            cp docs/results/selection/online/real.md "$OUT/online-real.md" && cat "$OUT/online-real.md"
-    fi
+    # one real.sh call: its runs are the outer loop, so a cut-off run loses
+    # only its own last points; every rank count gets the binding of the largest
+    local t0 lim maxnp r predicted_all=0
+    t0=$(date +%s)
+    maxnp=$(printf '%s\n' $np_list | sort -n | tail -1)
+    for np in $np_list; do predicted_all=$((predicted_all + ${predicted[$np]:-0})); done
+    # twice what the calibration expects (with a fixed count: the whole
+    # budget), and 30 s, but not past the step's end
+    lim=$((2 * runs * predicted_all + 30))
+    [ "$predicted_all" = 0 ] || [ "$lim" -gt $((deadline - t0)) ] && lim=$((deadline - t0))
+    rm -f "$res"/results*.csv
+    XCHG_ONLINE_NP=$np_list XCHG_ONLINE_SIZES=$sizes XCHG_ONLINE_COLLS=$colls XCHG_ONLINE_ITERS=$iters \
+    XCHG_ONLINE_RUNS=$runs XCHG_ONLINE_EVALUATE=0 XCHG_ONLINE_MPIRUN=$(mpirun_for "$maxnp") \
+    XCHG_ONLINE_BUILD=$build timeout -k 10 "$lim" bash docs/results/selection/online/real.sh
+    r=$?
+    [ "$r" -ne 0 ] && rc=$r
+    echo "online: ranks $np_list ($(mpirun_for "$maxnp")), $runs runs, $iters iterations: $(($(date +%s) - t0)) s (limit $lim s), status $r"
+    ls "$res"/results-*.csv >/dev/null 2>&1 || return 1
+    tar -C "$res" -cf "$OUT/online-results.tar" $(cd "$res" && ls results-*.csv)
+    # the table is written before the plot: it comes back even if plotting fails
+    rm -f docs/results/selection/online/real.md
+    python3 docs/results/selection/online/evaluate.py real || rc=$?
+    [ -s docs/results/selection/online/real.md ] &&
+        cp docs/results/selection/online/real.md "$OUT/online-real.md" && cat "$OUT/online-real.md"
     return $rc
 }
+
+# seconds left before the whole call's end (XCHG_DEVICE_END_S)
+left() { echo $((end_all - $(date +%s))); }
 
 # 3. A slot for more measurements (overhead, overlap). It has what the
 # steps above set up: $build (xchg-bench, xchg-info, ...; build more targets
@@ -333,6 +340,47 @@ step_extra() {
     case " ${XCHG_DEVICE_EXTRA:-} " in *" fft "*)
         step_fft || rc=$? ;;
     esac
+    case " ${XCHG_DEVICE_EXTRA:-} " in *" order "*)
+        step_order || rc=$? ;;
+    esac
+    case " ${XCHG_DEVICE_EXTRA:-} " in *" wide "*)
+        step_wide || rc=$? ;;
+    esac
+    return $rc
+}
+
+# XCHG_DEVICE_EXTRA="order": docs/results/selection/online/device16/order.sh
+# (4 and 8 ranks, `auto` against xchg's `mpi` rows in alternating
+# positions, then the README's main job at 8 ranks), both in order.tar.
+step_order() {
+    local lim rc
+    lim=$(left)
+    [ "$lim" -gt 120 ] && lim=120
+    [ "$lim" -ge 20 ] || { echo "order: SKIPPED, $(left) s left"; return 124; }
+    mkdir -p "$OUT/order"
+    OUT=$OUT/order XCHG_ORDER_BUILD=$build XCHG_ORDER_MPIRUN="$(mpirun_for 8)" \
+        timeout -k 5 "$lim" bash docs/results/selection/online/device16/order.sh
+    rc=$?
+    echo "order: status $rc"
+    tar -C "$OUT" -cf "$OUT/order.tar" order && rm -rf "$OUT/order"
+    return $rc
+}
+
+# XCHG_DEVICE_EXTRA="wide": one real.sh run at XCHG_DEVICE_WIDE_NP ranks
+# (16), XCHG_DEVICE_WIDE_ITERS (300) measured iterations per row, if at
+# least XCHG_DEVICE_WIDE_MIN_S (150) seconds are left; online-wide.csv.
+step_wide() {
+    local np=${XCHG_DEVICE_WIDE_NP:-16} lim rc res=docs/results/selection/online/real
+    lim=$(left)
+    [ "$lim" -ge "${XCHG_DEVICE_WIDE_MIN_S:-150}" ] || { echo "wide: SKIPPED, $lim s left"; return 124; }
+    rm -f "$res"/results*.csv
+    XCHG_ONLINE_NP=$np XCHG_ONLINE_SIZES=$sizes XCHG_ONLINE_COLLS=$colls \
+    XCHG_ONLINE_ITERS=${XCHG_DEVICE_WIDE_ITERS:-300} XCHG_ONLINE_RUNS=1 XCHG_ONLINE_EVALUATE=0 \
+    XCHG_ONLINE_MPIRUN=$(mpirun_for "$np") XCHG_ONLINE_BUILD=$build \
+        timeout -k 5 "$lim" bash docs/results/selection/online/real.sh
+    rc=$?
+    echo "wide: $np ranks, status $rc ($(left) s left)"
+    [ -s "$res/results-1.csv" ] && cp "$res/results-1.csv" "$OUT/online-wide.csv"
     return $rc
 }
 

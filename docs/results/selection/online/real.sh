@@ -15,7 +15,7 @@
 #   XCHG_ONLINE_WARMUP=300 (warm-up calls per row: auto's exploration takes
 #   up to about 250 short calls, so the measured ones are all decided)
 #   XCHG_ONLINE_MPIRUN="mpirun.openmpi --oversubscribe"  XCHG_ONLINE_BUILD=build
-#   XCHG_ONLINE_RUNS=3
+#   XCHG_ONLINE_RUNS=3  XCHG_ONLINE_EVALUATE=1 (0: only the CSVs)
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 out=docs/results/selection/online/real
@@ -49,4 +49,6 @@ for run in $(seq "$runs"); do
         done
     done
 done
-/usr/bin/python3 docs/results/selection/online/evaluate.py real
+if [ "${XCHG_ONLINE_EVALUATE:-1}" != 0 ]; then
+    /usr/bin/python3 docs/results/selection/online/evaluate.py real
+fi
