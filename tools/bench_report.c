@@ -46,10 +46,12 @@ void bench_report_header(const bench_run_info *info, FILE *out)
                                          : "block size in bytes per peer",
             o->coll == BENCH_ALLTOALLW ? "a vector datatype per peer (8-byte runs, stride 16)"
                                       : "MPI_BYTE data");
+    int rounds = o->rounds < o->iterations ? o->rounds : o->iterations;
     fprintf(out, "# %d iterations in %d interleaved rounds (MPI, then every algorithm, in turn),\n"
-                 "# %d warm-up calls; barrier before each call; an iteration's time is the\n"
-                 "# slowest rank's; median/min/max over iterations in microseconds\n",
-            o->iterations, o->rounds < o->iterations ? o->rounds : o->iterations, o->warmup);
+                 "# %d warm-up calls per row before its first round, %d before each later one;\n"
+                 "# barrier before each call; an iteration's time is the slowest rank's;\n"
+                 "# median/min/max over iterations in microseconds\n",
+            o->iterations, rounds, o->warmup, rounds > 0 ? (o->warmup + rounds - 1) / rounds : 0);
     fprintf(out, "# ratio = median / median of MPI's own MPI_%s in the same run:\n"
                  "#   ratio < 1.00 means xchg is faster than MPI, > 1.00 slower\n",
             o->coll == BENCH_ALLTOALLV    ? "Alltoallv"

@@ -288,8 +288,11 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
     for (int a = 0; a < algos->count; a++)
         check_algorithm(o, w, algos->selection[a], comm, &rows[1 + a]);
 
-    int rounds = o->rounds < o->iterations ? o->rounds : o->iterations, done = 0;
-    int warmup = (o->warmup + rounds - 1) / rounds, step = 0;
+    int rounds = o->rounds < o->iterations ? o->rounds : o->iterations, done = 0, step = 0;
+    /* each row's whole warm-up comes before its first timed call (auto's
+     * exploration is over, plans are built); a later round re-warms a row
+     * with a share of it after the other rows ran */
+    int rewarm = (o->warmup + rounds - 1) / rounds;
     bench_setup setup;
     if (bench_setup_alloc(o, num_rows, rounds, &setup) != MPI_SUCCESS) {
         free(times);
@@ -309,7 +312,7 @@ static int bench_one_size(const bench_options *o, bench_workload *w, const bench
             double *row_phases =
                 phases ? phases + (size_t)i * BENCH_NUM_PHASES * (size_t)o->iterations + done
                        : NULL;
-            if (bench_time_calls(o, w, r->is_mpi, comm, warmup, count,
+            if (bench_time_calls(o, w, r->is_mpi, comm, round ? rewarm : o->warmup, count,
                                  times + (size_t)i * (size_t)o->iterations + done, row_phases,
                                  o->iterations, &r->phase_seen, done,
                                  spans ? spans + (size_t)i * (size_t)o->iterations + done
