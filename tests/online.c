@@ -80,12 +80,12 @@ static void drift(void)
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=2000", 1);
         snprintf(what, sizeof what, "%s: before the drift", colls[c]);
         calls_of(comm, colls[c], 8, EXPLORE_CALLS + 3 * 16 + 10, what); /* decided, baseline set */
-        used(comm, colls[c], what, name);
+        check_same_choice_on(comm, colls[c], what, name);
         check(strcmp(name, "mpi") == 0, "decided for mpi before the drift", name);
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=10000,*=2000", 1);
         snprintf(what, sizeof what, "%s: after the drift", colls[c]);
         calls_of(comm, colls[c], 8, 3 * 16 + EXPLORE_CALLS, what);
-        used(comm, colls[c], what, name);
+        check_same_choice_on(comm, colls[c], what, name);
         check(name[0] && strcmp(name, "mpi") != 0, "switched away from mpi after its drift", name);
         unsetenv("XCHG_TEST_ONLINE_TIMES");
         CHECK_MPI(MPI_Comm_free(&comm));
@@ -112,7 +112,7 @@ static void fast_path_accounting(void)
     XCHG_Comm_get_phase_times(comm, 16, names, seconds, &before);
     calls_of(comm, "alltoall", 16, 1, "alltoall on the fast path");
     XCHG_Comm_get_phase_times(comm, 16, names, seconds, &after);
-    used(comm, "alltoall", "the fast path's call", name);
+    check_same_choice_on(comm, "alltoall", "the fast path's call", name);
     snprintf(detail, sizeof detail, "%s, %d phases (node_aware's call before: %d)", name, after,
              before);
     check(strcmp(name, "mpi") == 0 && after == 0 && before > 0,
@@ -165,13 +165,13 @@ static void agreed_by_next_call(void)
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=2000", 1);
         int wrong = mixed_shape_calls(comm, c, 8, EXPLORE_CALLS + 3 * 2 + 10);
         snprintf(what, sizeof what, "%s, shapes changing on odd ranks: decided for mpi", coll);
-        used(comm, coll, what, name);
+        check_same_choice_on(comm, coll, what, name);
         check(strcmp(name, "mpi") == 0, what, name);
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=10000,*=2000", 1);
         wrong += mixed_shape_calls(comm, c, 8, 3 * 2 + EXPLORE_CALLS);
         snprintf(what, sizeof what, "%s, shapes changing on odd ranks: switched after a drift",
                  coll);
-        used(comm, coll, what, name);
+        check_same_choice_on(comm, coll, what, name);
         check(name[0] && strcmp(name, "mpi") != 0, what, name);
         snprintf(detail, sizeof detail, "%d calls wrong", wrong);
         check(wrong == 0, "the calls with shapes changing on odd ranks", detail);
@@ -203,7 +203,7 @@ static void replaced_while_armed(void)
             wrong += mixed_shape_calls(comm, 0, ((int)((1 << octave) * quarter[q]) + 3) / 4 + 1, 1);
     wrong += mixed_shape_calls(comm, 1, 8, EXPLORE_CALLS + 4);
     snprintf(what, sizeof what, "allgather decided again after its signature was replaced");
-    used(comm, "allgather", what, name);
+    check_same_choice_on(comm, "allgather", what, name);
     check(strcmp(name, "mpi") == 0, what, name);
     int decided, exploring;
     unsigned long explored;
@@ -228,7 +228,7 @@ static void switched_off(void)
     for (int c = 0; c < NCOLLS; c++) {
         snprintf(what, sizeof what, "%s: XCHG_ONLINE=0", colls[c]);
         calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
-        used(comm, colls[c], what, name);
+        check_same_choice_on(comm, colls[c], what, name);
         XCHG_Comm_get_algorithm(comm, colls[c], 0, 16 * (long long)sizeof(int), model, NAME_LEN);
         check(c == 1 || c >= 3 || strcmp(name, model) == 0, "XCHG_ONLINE=0: the model's choice",
               name);
@@ -265,7 +265,7 @@ static void persistence(int reading)
     for (int c = 0; c < NCOLLS; c++) {
         snprintf(what, sizeof what, "%s: %s", colls[c], reading ? "read back" : "to be written");
         calls_of(MPI_COMM_WORLD, colls[c], 16, reading ? 1 : EXPLORE_CALLS, what);
-        used(MPI_COMM_WORLD, colls[c], what, name);
+        check_same_choice_on(MPI_COMM_WORLD, colls[c], what, name);
         check(strcmp(name, "mpi") == 0, reading ? "the next run starts decided" : "decided", name);
         if (reading) calls_of(MPI_COMM_WORLD, colls[c], 16, EXPLORE_CALLS, what);
     }

@@ -5,41 +5,10 @@
  */
 #include "online_common.h"
 
-static int passed, failed;
-int world_rank;
 int dense;
 
 const char *const colls[NCOLLS] = {"alltoall", "alltoallv", "allgather", "alltoallw",
                                    "allgatherv"};
-
-void check(int ok, const char *what, const char *detail)
-{
-    int all_ok;
-    CHECK_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
-    if (all_ok) {
-        passed++;
-    } else {
-        failed++;
-        if (!ok) printf("FAIL online rank %d: %s (%s)\n", world_rank, what, detail);
-    }
-}
-
-/* The algorithm the last call of `coll` used, checked the same on every rank. */
-void used(MPI_Comm comm, const char *coll, const char *what, char *name)
-{
-    int n;
-    CHECK_MPI(MPI_Comm_size(comm, &n));
-    char mine[NAME_LEN] = {0}, *all = malloc((size_t)n * NAME_LEN);
-    XCHG_Comm_get_algorithm(comm, coll, 1, 0, mine, NAME_LEN);
-    CHECK_MPI(MPI_Allgather(mine, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, comm));
-    int same = mine[0] != '\0';
-    for (int r = 0; r < n; r++) same &= strcmp(all + (size_t)r * NAME_LEN, mine) == 0;
-    char detail[2 * NAME_LEN + 64];
-    snprintf(detail, sizeof detail, "%s used %s here, %s on rank 0", coll, mine, all);
-    check(same, what, detail);
-    if (name) memcpy(name, mine, NAME_LEN);
-    free(all);
-}
 
 int one_call(MPI_Comm comm, const char *coll, int count, int call, const char *what)
 {
@@ -126,15 +95,12 @@ void same_everywhere(long v, const char *what)
 
 void online_begin(int *argc, char ***argv)
 {
-    MPI_Init(argc, argv);
-    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
+    agreed_check_begin(argc, argv, "online");
     unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
     unsetenv("XCHG_ALLTOALLW"), unsetenv("XCHG_ALLGATHERV");
 }
 
 int online_end(void)
 {
-    if (world_rank == 0) printf("%d passed, %d failed\n", passed, failed);
-    MPI_Finalize();
-    return failed != 0;
+    return agreed_check_end();
 }

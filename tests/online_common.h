@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agreed_check.h" /* check, check_same_choice_on, world_rank, NAME_LEN */
 #include "core/context.h"
 #include "select/online.h"
 #include "xchg.h"
 
-#define NAME_LEN 256
 #define CHECK_MPI(call)                                                         \
     do {                                                                        \
         if ((call) != MPI_SUCCESS) {                                            \
@@ -26,15 +26,7 @@
         }                                                                       \
     } while (0)
 
-extern int world_rank;
 extern int dense; /* alltoallv without empty blocks (a sparse one is not persisted) */
-
-/* One check, the same verdict on every rank (MPI_COMM_WORLD): passes only if
- * `ok` on all; a rank where it failed prints `what` and `detail`. */
-void check(int ok, const char *what, const char *detail);
-
-/* The algorithm the last call of `coll` used, checked the same on every rank. */
-void used(MPI_Comm comm, const char *coll, const char *what, char *name);
 
 /* One call of `coll` with blocks of `count` ints, checked against PMPI.
  * alltoallv, alltoallw: rank-dependent counts up to count, a zero among them

@@ -43,7 +43,7 @@ static void exploration(void)
                  exploring, explored);
         check(decided == 1 && exploring == 0 && explored >= 6 && explored <= 36,
               "exploration happened and ended", detail);
-        used(comm, colls[c], what, name);
+        check_same_choice_on(comm, colls[c], what, name);
         int P, want_mpi; /* P = 1: rank 0's own times are the slowest rank's */
         CHECK_MPI(MPI_Comm_size(comm, &P));
         want_mpi = P > 1;
@@ -78,7 +78,7 @@ static void exploration(void)
                                            MPI_INT, comm));
             check(err == MPI_SUCCESS && memcmp(got, want, n * sizeof(int)) == 0,
                   "persistent request of a decided signature", XCHG_Last_error());
-            used(comm, colls[c], "persistent", name);
+            check_same_choice_on(comm, colls[c], "persistent", name);
             check((strcmp(name, "mpi") == 0) == want_mpi, "a persistent init takes the learned winner",
                   name);
             if (err == MPI_SUCCESS) XCHG_Request_free(&req);
@@ -92,7 +92,7 @@ static void exploration(void)
         setenv("XCHG_TEST_ONLINE_TIMES", "0:mpi=3000,*=100;*:mpi=100,*=300", 1);
         snprintf(what, sizeof what, "%s: exploring, mpi slowest on rank 0", colls[c]);
         calls_of(comm, colls[c], 100, EXPLORE_CALLS, what);
-        used(comm, colls[c], what, name);
+        check_same_choice_on(comm, colls[c], what, name);
         check(name[0] && strcmp(name, "mpi") != 0, "the slowest rank's times decide: not mpi",
               name);
         unsetenv("XCHG_TEST_ONLINE_TIMES");
@@ -138,7 +138,7 @@ static void early_drops(void)
             check(decided == 1 && exploring == 0 && cands >= 2 && dropped == want_dropped &&
                   explored == (unsigned long)want, what, detail);
             same_everywhere((long)explored, "every rank explored as many calls");
-            used(comm, colls[c], what, name);
+            check_same_choice_on(comm, colls[c], what, name);
             check(solo || k == 1 ? strcmp(name, "mpi") == 0 : name[0] && strcmp(name, "mpi") != 0,
                   "a dropped candidate does not win", name);
             unsetenv("XCHG_TEST_ONLINE_TIMES");
@@ -172,9 +172,9 @@ static void interleaved(void)
     char detail[128];
     snprintf(detail, sizeof detail, "%d decided, %d exploring", decided, exploring);
     check(decided == 2 && exploring == 0, "interleaved: both signatures decided", detail);
-    used(comm, "alltoallv", "interleaved alltoallv", name);
+    check_same_choice_on(comm, "alltoallv", "interleaved alltoallv", name);
     check(strcmp(name, "mpi") == 0, "interleaved: alltoallv decided by its own times", name);
-    used(comm, "alltoallw", "interleaved alltoallw", name);
+    check_same_choice_on(comm, "alltoallw", "interleaved alltoallw", name);
     check(name[0] && strcmp(name, "mpi") != 0, "interleaved: alltoallw decided by its own times",
           name);
     CHECK_MPI(MPI_Comm_free(&comm));
@@ -210,7 +210,7 @@ static void margin(void)
             unsigned long explored;
             counts_of(comm, &decided, &exploring, &explored);
             check(decided == 1 && exploring == 0, what, "decided");
-            used(comm, colls[c], what, name);
+            check_same_choice_on(comm, colls[c], what, name);
             check((strcmp(name, "mpi") == 0) == cases[k].want_mpi,
                   cases[k].want_mpi ? "within the margin: mpi stays" : "beyond the margin: not mpi",
                   name);
@@ -228,7 +228,7 @@ static void margin(void)
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=800", 1);
         snprintf(what, sizeof what, "%s: decided against mpi", colls[c]);
         calls_of(comm, colls[c], 8, EXPLORE_CALLS + 3 * 16 + 10, what);
-        used(comm, colls[c], what, name);
+        check_same_choice_on(comm, colls[c], what, name);
         check(name[0] && strcmp(name, "mpi") != 0, "decided for another before the re-check", name);
         int decided, exploring;
         unsigned long before, after;
@@ -237,13 +237,13 @@ static void margin(void)
         snprintf(what, sizeof what, "%s: the winner now within the margin of mpi", colls[c]);
         calls_of(comm, colls[c], 8, 4 * 16, what);
         counts_of(comm, &decided, &exploring, &after);
-        used(comm, colls[c], what, name);
+        check_same_choice_on(comm, colls[c], what, name);
         check(name[0] && strcmp(name, "mpi") != 0 && after == before && exploring == 0,
               "within the margin: kept, not explored again", name);
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=1100", 1);
         snprintf(what, sizeof what, "%s: the winner now slower than mpi was", colls[c]);
         calls_of(comm, colls[c], 8, 3 * 16 + EXPLORE_CALLS, what);
-        used(comm, colls[c], what, name);
+        check_same_choice_on(comm, colls[c], what, name);
         check(strcmp(name, "mpi") == 0, "re-checked: back to mpi", name);
         unsetenv("XCHG_TEST_ONLINE_TIMES");
         CHECK_MPI(MPI_Comm_free(&comm));
@@ -292,7 +292,7 @@ static void short_calls(void)
                       explored == (unsigned long)(candidates + samples + switches),
                   what, detail);
             same_everywhere((long)explored, "the same calls explored on every rank");
-            used(comm, colls[c], what, name);
+            check_same_choice_on(comm, colls[c], what, name);
             check(strcmp(name, "mpi") == 0, "the forced times decide: mpi", name);
             unsetenv("XCHG_TEST_ONLINE_TIMES");
             CHECK_MPI(MPI_Comm_free(&comm));
@@ -326,7 +326,7 @@ static void two_ranks_flat_only(void)
         setenv("XCHG_TEST_ONLINE_TIMES", times, 1);
         snprintf(what, sizeof what, "%s on two ranks: composed ones forced fastest", colls[c]);
         calls_of(comm, colls[c], 1 << 19, EXPLORE_CALLS, what); /* 2 MiB blocks */
-        used(comm, colls[c], what, name);
+        check_same_choice_on(comm, colls[c], what, name);
         check(strcmp(name, "mpi") == 0, "on two ranks no composed candidate: mpi", name);
         unsetenv("XCHG_TEST_ONLINE_TIMES");
         CHECK_MPI(MPI_Comm_free(&comm));

@@ -34,38 +34,8 @@
 #include "select.h"
 #include "xchg.h"
 
-static int passed, failed;
-int world_rank;
 static MPI_Comm comm; /* the communicator under test */
 static int rank, size; /* in comm */
-
-void check(int ok, const char *what, const char *detail)
-{
-    int all_ok;
-    CHECK_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
-    if (all_ok) {
-        passed++;
-    } else {
-        failed++;
-        if (!ok) printf("FAIL select rank %d: %s (%s)\n", world_rank, what, detail);
-    }
-}
-
-void check_same_choice_on(MPI_Comm on, const char *coll, const char *what, char *chosen)
-{
-    int n;
-    CHECK_MPI(MPI_Comm_size(on, &n));
-    char mine[NAME_LEN] = {0}, *all = malloc((size_t)n * NAME_LEN);
-    XCHG_Comm_get_algorithm(on, coll, 1, 0, mine, NAME_LEN);
-    CHECK_MPI(MPI_Allgather(mine, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR, on));
-    int same = mine[0] != '\0';
-    for (int r = 0; r < n; r++) same &= strcmp(all + (size_t)r * NAME_LEN, mine) == 0;
-    char detail[2 * NAME_LEN + 64];
-    snprintf(detail, sizeof detail, "%s chose %s, rank 0 %s", coll, mine, all);
-    check(same, what, detail);
-    if (chosen) memcpy(chosen, mine, NAME_LEN);
-    free(all);
-}
 
 static void check_same_choice(const char *coll, const char *what)
 {
@@ -245,8 +215,7 @@ static void run_suite(MPI_Comm on, const char *name, int calls)
 int main(int argc, char **argv)
 {
     int calls = 40;
-    MPI_Init(&argc, &argv);
-    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
+    agreed_check_begin(&argc, &argv, "select");
     for (int i = 1; i < argc; i++)
         if (strncmp(argv[i], "--calls=", 8) == 0) calls = atoi(argv[i] + 8);
     unsetenv("XCHG_ALLTOALL"), unsetenv("XCHG_ALLTOALLV"), unsetenv("XCHG_ALLGATHER");
@@ -255,7 +224,5 @@ int main(int argc, char **argv)
 
     run_suite(MPI_COMM_WORLD, "world", calls);
     run_suite(MPI_COMM_SELF, "self (P=1)", calls / 4 + 1);
-    if (world_rank == 0) printf("%d passed, %d failed\n", passed, failed);
-    MPI_Finalize();
-    return failed != 0;
+    return agreed_check_end();
 }
