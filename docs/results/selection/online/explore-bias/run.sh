@@ -36,7 +36,7 @@ PY
 done
 mpicc.openmpi -O2 "$here/regime.c" -o "$tmp.regime"
 echo "run,mode,exchange,median_us" >"$here/regime.csv"
-for run in 1 2 3; do
+for run in 1 2 3 4 5; do
     mpirun.openmpi -n 4 "$tmp.regime" 1024 4000 512 | sed "s/^/$run,/" >>"$here/regime.csv"
 done
 /usr/bin/python3 "$here/tables.py"
