@@ -291,8 +291,10 @@ step_online() {
     for np in $np_list; do predicted_all=$((predicted_all + ${predicted[$np]:-0})); done
     # twice what the calibration expects (with a fixed count: the whole
     # budget), and 30 s, but not past the step's end
-    lim=$((2 * runs * predicted_all + 30))
-    [ "$predicted_all" = 0 ] || [ "$lim" -gt $((deadline - t0)) ] && lim=$((deadline - t0))
+    lim=$((deadline - t0))
+    if [ "$predicted_all" -gt 0 ] && [ $((2 * runs * predicted_all + 30)) -lt "$lim" ]; then
+        lim=$((2 * runs * predicted_all + 30))
+    fi
     rm -f "$res"/results*.csv
     XCHG_ONLINE_NP=$np_list XCHG_ONLINE_SIZES=$sizes XCHG_ONLINE_COLLS=$colls XCHG_ONLINE_ITERS=$iters \
     XCHG_ONLINE_RUNS=$runs XCHG_ONLINE_EVALUATE=0 XCHG_ONLINE_MPIRUN=$(mpirun_for "$maxnp") \

@@ -180,9 +180,7 @@ fail:
  * fields share one cache line (context.h). free() frees it. */
 static xchg_context *context_alloc(void)
 {
-    xchg_context *ctx = aligned_alloc(_Alignof(xchg_context), sizeof *ctx);
-    if (ctx) memset(ctx, 0, sizeof *ctx);
-    return ctx;
+    return xchg_zalloc_aligned(_Alignof(xchg_context), sizeof(xchg_context));
 }
 
 /* The context of user_comm, or a new one whose private duplicate is being

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "xchg.h"
 
@@ -26,6 +27,13 @@ const char *XCHG_Last_error(void)
 void *xchg_malloc(size_t nbytes)
 {
     return nbytes ? malloc(nbytes) : NULL;
+}
+
+void *xchg_zalloc_aligned(size_t align, size_t nbytes)
+{
+    void *p = aligned_alloc(align, nbytes);
+    if (p) memset(p, 0, nbytes);
+    return p;
 }
 
 /* SimGrid 3.32's predefined error handlers have no function to call:

@@ -32,6 +32,11 @@ int xchg_raise(MPI_Comm user_comm, int code);
 
 void *xchg_malloc(size_t nbytes);
 
+/* Zeroed memory aligned to `align` (a power of two that divides nbytes, as
+ * a struct's size is a multiple of its alignment), for records whose
+ * hot fields share one cache line; free() frees it. NULL: out of memory. */
+void *xchg_zalloc_aligned(size_t align, size_t nbytes);
+
 /* A communicator of this process alone with MPI_ERRORS_RETURN, for local
  * checks that need one (created at first use, freed at MPI_Finalize; a
  * context's own duplicate may still be in creation). */

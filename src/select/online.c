@@ -138,10 +138,9 @@ int xchg_online_verbose(void)
 xchg_online *xchg_online_state(xchg_context *ctx)
 {
     /* aligned: the fast path's line of each collective (online_state.h) */
-    if (!ctx->online && (ctx->online = aligned_alloc(_Alignof(xchg_online), sizeof *ctx->online))) {
-        memset(ctx->online, 0, sizeof *ctx->online);
+    if (!ctx->online &&
+        (ctx->online = xchg_zalloc_aligned(_Alignof(xchg_online), sizeof(xchg_online))))
         for (int c = 0; c < XCHG_NUM_COLL; c++) ctx->online->fast_ready[c] = FAST_NONE;
-    }
     return ctx->online;
 }
 
