@@ -299,6 +299,83 @@ static void short_calls(void)
         }
 }
 
+/* One alltoall of `count` ints sent and received as `type` (MPI_INT, or a
+ * type of one int: the same type signature), checked against PMPI. */
+static int alltoall_as(MPI_Comm comm, int count, MPI_Datatype type, int call)
+{
+    int P, rank;
+    CHECK_MPI(MPI_Comm_size(comm, &P));
+    CHECK_MPI(MPI_Comm_rank(comm, &rank));
+    size_t n = (size_t)P * (size_t)count;
+    int *send = malloc(3 * n * sizeof(int)), *got = send + n, *want = got + n;
+    for (size_t i = 0; i < n; i++) send[i] = rank * 1000003 + call * 31 + (int)i;
+    memset(got, 0xab, n * sizeof(int));
+    int err = XCHG_Alltoall(send, count, type, got, count, type, comm);
+    CHECK_MPI(PMPI_Alltoall(send, count, MPI_INT, want, count, MPI_INT, comm));
+    int ok = err == MPI_SUCCESS && memcmp(got, want, n * sizeof(int)) == 0;
+    free(send);
+    return ok;
+}
+
+/* Short calls time a visit's samples in a run (online.c): its calls take
+ * the fast path where their shape lets them and the normal path elsewhere,
+ * and their times are agreed after the last. With `mixed`, rank 0 passes a
+ * derived type of one int at every other call, which its fast path does
+ * not take, while the other ranks' fast paths take them: the ranks time the
+ * same calls on different paths; and a few calls here and there are made
+ * with XCHG_ONLINE=0, which the fast paths must heed too (a timed call's
+ * barrier on some ranks only would hang). With `alternating`, two sizes alternate,
+ * so the runs of two signatures interleave (on the normal path). Every
+ * signature must be decided, for the forced winner, with the same calls
+ * explored on every rank; with `mixed`, the runs' calls must have gone the
+ * fast path on the ranks whose shapes let them. */
+static void timed_runs(void)
+{
+    MPI_Datatype one_int;
+    CHECK_MPI(MPI_Type_contiguous(1, MPI_INT, &one_int));
+    CHECK_MPI(MPI_Type_commit(&one_int));
+    int rank, P;
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    for (int alternating = 0; alternating < 2; alternating++) {
+        int mixed = !alternating, signatures = 1 + alternating, ok = 1;
+        char what[160], detail[160], name[NAME_LEN];
+        snprintf(what, sizeof what, "timed runs: %s", mixed ? "ranks on different paths"
+                                                            : "two signatures interleaved");
+        MPI_Comm comm;
+        xchg_context *ctx;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        CHECK_MPI(xchg_context_get(comm, &ctx));
+        setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=2-2.2,*=3-3.2", 1); /* visits of 8 */
+        int calls = signatures * (2 + 6 * (1 + 40 + 5) + 1), call, decided = 0, exploring;
+        unsigned long explored;
+        for (call = 0; call < calls && decided < signatures; call++) { /* until decided */
+            MPI_Datatype type = mixed && rank == 0 && call % 2 ? one_int : MPI_INT;
+            /* mixed: a few calls, here and there in runs, with XCHG_ONLINE=0
+             * (on every rank), which rank 0's normal path reads and the
+             * others' fast paths must heed */
+            if (mixed && call % 13 >= 10) setenv("XCHG_ONLINE", "0", 1);
+            ok &= alltoall_as(comm, alternating && call % 2 ? 64 : 16, type, call);
+            unsetenv("XCHG_ONLINE");
+            counts_of(comm, &decided, &exploring, &explored);
+        }
+        check(ok, what, "a call differed from PMPI");
+        snprintf(detail, sizeof detail, "%d of %d signatures decided", decided, signatures);
+        check(decided == signatures && exploring == 0, what, detail);
+        same_everywhere((long)explored, "timed runs: the same calls explored on every rank");
+        unsigned long fast = xchg_online_fast_calls(ctx, XCHG_ALLTOALL);
+        int fast_wanted = mixed && rank != 0 && P > 1;
+        snprintf(detail, sizeof detail, "%lu of the %d calls that explored took the fast path",
+                 fast, call);
+        check(!fast_wanted || fast >= 20, what, detail);
+        check_same_choice_on(comm, "alltoall", what, name);
+        check(strcmp(name, "mpi") == 0, "timed runs: the forced times decide: mpi", name);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+    CHECK_MPI(MPI_Type_free(&one_int));
+}
+
 /* On two ranks (one peer) no composed algorithm is a candidate: forced
  * 10x faster than mpi, it would win if tried. Pairs of ranks of
  * MPI_COMM_WORLD (a rank left over alone: one rank, the same). The
@@ -342,6 +419,7 @@ int main(int argc, char **argv)
     interleaved();
     margin();
     short_calls();
+    timed_runs();
     two_ranks_flat_only();
     return online_end();
 }

@@ -196,11 +196,48 @@ static int start_exploring(xchg_online_signature *s, int keep_incumbent)
     s->visit_calls = s->switch_calls = 0;
     s->explore_seconds = 0;
     s->ndrift = 0;
+    s->run_left = 0;
     memset(s->nsamples, 0, sizeof s->nsamples);
     memset(s->visits, 0, sizeof s->visits);
     memset(s->medians, 0, sizeof s->medians);
     memset(s->dropped, 0, sizeof s->dropped);
     return MPI_SUCCESS;
+}
+
+/* The samples of candidate k's next visit: up to visit_length, and no
+ * further than the next count of samples at which a rule may end it: its
+ * first (DROP), its LOSING_AFTER-th (LOSING) and its SAMPLES-th (settled);
+ * a run's length is fixed when it starts, so it stops there. */
+static int run_length(const xchg_online_signature *s, int k)
+{
+    static const int rules[] = {1, XCHG_ONLINE_LOSING_AFTER, XCHG_ONLINE_SAMPLES};
+    int have = s->nsamples[k], left = s->samples_wanted - have;
+    int visit = xchg_online_visit_length(s);
+    if (left > visit) left = visit;
+    for (int r = 0; r < (int)(sizeof rules / sizeof rules[0]); r++)
+        if (have < rules[r]) return rules[r] - have < left ? rules[r] - have : left;
+    return left;
+}
+
+/* An exploring call of candidate k that opens a visit of several calls
+ * (short calls: xchg_online_visit_length) opens a timed run: this call pays
+ * for the switch from another algorithm and is not timed; the visit's
+ * samples are the next calls, timed where each runs (the fast path, when
+ * their shape lets it), and agreed together after the last (the header
+ * comment). 0: not such a call. */
+static int start_run(xchg_online_signature *s, int k)
+{
+    if (s->recorded < s->ncand || xchg_online_visit_length(s) < 2 || s->visit_calls > 0)
+        return 0;
+    int left = run_length(s, k);
+    s->visits[k]++;
+    s->visit_calls = 1;
+    s->switch_calls++;
+    s->recorded++; /* a call of the exploration (its time: the run's first) */
+    s->run_cand = k;
+    s->run_left = left;
+    s->run_n = 0;
+    return 1;
 }
 
 int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int persistent,
@@ -236,30 +273,54 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
         if ((rc = xchg_online_pick_candidates(ctx, s, model)) != MPI_SUCCESS ||
             (rc = start_exploring(s, 0)) != MPI_SUCCESS)
             return rc;
-    } else if (s->state == SIG_DECIDED && n >= s->reexplore_at) {
+    } else if (s->state == SIG_DECIDED && n >= s->reexplore_at && s->run_left == 0) {
         if ((rc = start_exploring(s, 1)) != MPI_SUCCESS) return rc;
     }
     if (s->state == SIG_SEEN) return MPI_SUCCESS;
-    int k = -1;
-    if (s->state == SIG_EXPLORING) {
+    int k = -1, timed = 1;
+    if (s->run_left > 0) { /* a timed run goes on (ahead of any schedule) */
+        k = s->run_cand;
+    } else if (s->state == SIG_EXPLORING) {
         k = s->next;
-    } else if (n >= s->next_check) { /* a drift sample of the winner */
-        k = s->winner;
+        timed = !start_run(s, k);
+    } else if (n >= s->next_check) { /* a drift sample of the winner: the next call */
         s->next_check = n + s->check_every;
+        s->run_cand = s->winner;
+        s->run_left = 1;
+        s->run_n = 0;
+        timed = 0;
     }
     *out = s->cand[k >= 0 ? k : s->winner];
-    if (k >= 0) {
+    if (k >= 0 && timed) {
         o->measure_now = 1;
         o->measuring_sig = i;
         o->measuring_id = s->id;
         o->measuring_cand = k;
-    } else {
-        o->fast_ready[exact->coll] = i;
+        o->measuring_run = s->run_left > 0;
     }
+    if (s->run_left > 0 || k < 0) o->fast_ready[exact->coll] = i; /* note_call may arm it */
     return MPI_SUCCESS;
 }
 
 /* ---- Recording agreed times (the decision rules: online_decide.c) ----- */
+
+/* A sample of candidate c, in its current visit (up to samples_wanted). */
+static void take_sample(xchg_online_signature *s, int c, double seconds)
+{
+    if (s->nsamples[c] >= s->samples_wanted) return;
+    double *v = xchg_online_samples_of(s, c);
+    xchg_online_visits_of(s, c)[s->nsamples[c]] = (unsigned char)(s->visits[c] - 1);
+    v[s->nsamples[c]++] = seconds;
+    s->medians[c] = xchg_online_median(v, s->nsamples[c]); /* one sort a sample */
+}
+
+/* The visit is over: the next candidate's, or the decision. */
+static void end_visit(const xchg_context *ctx, xchg_online_signature *s)
+{
+    s->next = xchg_online_next_candidate(s);
+    s->visit_calls = 0;
+    if (s->next < 0) xchg_online_decide(ctx, s);
+}
 
 static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double seconds)
 {
@@ -279,13 +340,7 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
         if (!warm_up && s->visit_calls == 0 && cand >= 0 && cand < s->ncand) s->visits[cand]++;
         if (!warm_up) s->visit_calls++;
         s->switch_calls += switching;
-        if (!warm_up && !switching && cand >= 0 && cand < s->ncand &&
-            s->nsamples[cand] < s->samples_wanted) {
-            double *v = xchg_online_samples_of(s, cand);
-            xchg_online_visits_of(s, cand)[s->nsamples[cand]] = (unsigned char)(s->visits[cand] - 1);
-            v[s->nsamples[cand]++] = seconds;
-            s->medians[cand] = xchg_online_median(v, s->nsamples[cand]); /* one sort a sample */
-        }
+        if (!warm_up && !switching && cand >= 0 && cand < s->ncand) take_sample(s, cand, seconds);
         if (warm_up && cand >= 0 && cand < s->ncand) s->warm_up[cand] = seconds;
         if (warm_up && (s->recorded == 0 || seconds < s->fastest_warm_up))
             s->fastest_warm_up = seconds;
@@ -296,11 +351,7 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
         if (!warm_up && !switching) xchg_online_cut_losers(s);
         int more = !warm_up && s->visit_calls < visit + (visit > 1) && !s->dropped[cand] &&
                    xchg_online_unsettled(s, cand);
-        if (!more) { /* the visit is over: the next candidate's */
-            s->next = xchg_online_next_candidate(s);
-            s->visit_calls = 0;
-        }
-        if (s->next < 0) xchg_online_decide(ctx, s);
+        if (!more) end_visit(ctx, s);
     } else if (s->state == SIG_DECIDED && cand == s->winner) {
         if (s->ndrift == XCHG_ONLINE_DRIFT_WINDOW) {
             memmove(s->drift, s->drift + 1, (XCHG_ONLINE_DRIFT_WINDOW - 1) * sizeof *s->drift);
@@ -351,20 +402,41 @@ int xchg_online_start(xchg_context *ctx, double *start)
     return xchg_online_timed_start(ctx, start);
 }
 
-static int measured(xchg_context *ctx, xchg_coll coll, double seconds)
+/* The collective's next blocking call agrees what `p` holds now (the
+ * header comment); that call goes the normal path. */
+static void arm_pending(xchg_online *o, xchg_coll coll, xchg_online_pending_time *p)
+{
+    p->armed = 1;
+    o->pending[coll] = *p;
+    xchg_online_fast_release(o, coll, 1);
+}
+
+void xchg_online_run_call(xchg_context *ctx, xchg_coll coll, int sig, double seconds)
 {
     xchg_online *o = ctx->online;
+    xchg_online_signature *s = &o->sig[sig];
+    s->run_seconds[s->run_n++] =
+        xchg_online_test_time(ctx, s->cand[s->run_cand].algo->name, seconds);
+    if (--s->run_left > 0) return;
+    xchg_online_pending_time p = {.sig = sig, .id = s->id, .cand = s->run_cand, .run = 1,
+                                  .count = s->run_n};
+    for (int j = 0; j < s->run_n; j++) p.ns[j] = (int64_t)(s->run_seconds[j] * 1e9) + 1;
+    arm_pending(o, coll, &p);
+}
+
+static void measured(xchg_context *ctx, xchg_coll coll, double seconds)
+{
+    xchg_online *o = ctx->online;
+    if (o->measuring_run) {
+        xchg_online_run_call(ctx, coll, o->measuring_sig, seconds);
+        return;
+    }
     const xchg_online_signature *s = &o->sig[o->measuring_sig];
     seconds = xchg_online_test_time(ctx, s->cand[o->measuring_cand].algo->name, seconds);
-    /* the collective's next blocking call agrees it (the header comment) */
-    xchg_online_pending_time *p = &o->pending[coll];
-    p->armed = 1;
-    p->sig = o->measuring_sig;
-    p->id = o->measuring_id;
-    p->cand = o->measuring_cand;
-    p->ns = (int64_t)(seconds * 1e9) + 1;      /* > 0: a time is there */
-    xchg_online_fast_release(o, coll, 1);      /* that call goes the normal path */
-    return MPI_SUCCESS;
+    xchg_online_pending_time p = {.sig = o->measuring_sig, .id = o->measuring_id,
+                                  .cand = o->measuring_cand, .count = 1};
+    p.ns[0] = (int64_t)(seconds * 1e9) + 1; /* > 0: a time is there */
+    arm_pending(o, coll, &p);
 }
 
 int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
@@ -375,7 +447,8 @@ int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choi
     xchg_online_note_call(ctx, args, choice);
     if (!o->measure_now) return MPI_SUCCESS;
     o->measure_now = 0;
-    return measured(ctx, args->coll, MPI_Wtime() - start);
+    measured(ctx, args->coll, MPI_Wtime() - start);
+    return MPI_SUCCESS;
 }
 
 int xchg_online_pending(const xchg_context *ctx, xchg_coll coll)
@@ -383,27 +456,63 @@ int xchg_online_pending(const xchg_context *ctx, xchg_coll coll)
     return ctx->online && ctx->online->pending[coll].armed;
 }
 
-int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll)
+int xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll, int64_t *ns)
 {
-    return xchg_online_pending(ctx, coll) ? ctx->online->pending[coll].ns : 0;
+    if (!xchg_online_pending(ctx, coll)) return 0;
+    const xchg_online_pending_time *p = &ctx->online->pending[coll];
+    memcpy(ns, p->ns, (size_t)p->count * sizeof *ns);
+    return p->count;
 }
 
-int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns)
+/* A timed run's agreed times (max_ns, as many as its calls). Exploring: the
+ * samples of the visit that its first, untimed call opened (start_run),
+ * until the candidate leaves the race or has its samples; then the visit
+ * is over. A drift sample: as a single timed call's. */
+static int record_run(xchg_context *ctx, const xchg_online_pending_time *p, const int64_t *max_ns)
+{
+    xchg_online *o = ctx->online;
+    xchg_online_signature *s = &o->sig[p->sig];
+    int rc = MPI_SUCCESS;
+    if (s->id != p->id) return MPI_SUCCESS; /* evicted */
+    if (s->state != SIG_EXPLORING) {
+        for (int j = 0; j < p->count && rc == MPI_SUCCESS; j++)
+            rc = record(ctx, p->sig, p->id, p->cand, (double)(max_ns[j] - 1) * 1e-9);
+        return rc;
+    }
+    int live = 1;
+    for (int j = 0; j < p->count; j++) {
+        double seconds = (double)(max_ns[j] - 1) * 1e-9;
+        s->explore_seconds += j == 0 ? 2 * seconds : seconds; /* and the untimed first call */
+        s->recorded++;
+        s->visit_calls++;
+        if (!live) continue; /* a call of the run, no longer a sample */
+        take_sample(s, p->cand, seconds);
+        xchg_online_cut_losers(s);
+        live = !s->dropped[p->cand] && xchg_online_unsettled(s, p->cand);
+    }
+    end_visit(ctx, s);
+    return MPI_SUCCESS;
+}
+
+int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, const int64_t *max_ns)
 {
     xchg_online *o = ctx->online;
     if (!xchg_online_pending(ctx, coll)) return MPI_SUCCESS;
-    xchg_online_pending_time *p = &o->pending[coll];
-    p->armed = 0;
+    xchg_online_pending_time p = o->pending[coll];
+    o->pending[coll].armed = 0;
     xchg_online_fast_release(o, coll, 1); /* its calls counted before the decision */
-    return record(ctx, p->sig, p->id, p->cand, (double)(max_ns - 1) * 1e-9);
+    if (p.sig < 0 || p.sig >= o->count) return MPI_SUCCESS;
+    if (p.run) return record_run(ctx, &p, max_ns);
+    return record(ctx, p.sig, p.id, p.cand, (double)(max_ns[0] - 1) * 1e-9);
 }
 
 int xchg_online_agree_pending(xchg_context *ctx, xchg_coll coll)
 {
-    if (!xchg_online_pending(ctx, coll)) return MPI_SUCCESS;
-    int64_t ns = xchg_online_pending_ns(ctx, coll), slowest;
-    int rc = xchg_allreduce(&ns, &slowest, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
-    if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on a measured time");
+    int64_t ns[XCHG_ONLINE_PENDING_MAX], slowest[XCHG_ONLINE_PENDING_MAX];
+    int count = xchg_online_pending_ns(ctx, coll, ns);
+    if (!count) return MPI_SUCCESS;
+    int rc = xchg_allreduce(ns, slowest, count, MPI_INT64_T, MPI_MAX, ctx->comm);
+    if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on measured times");
     return xchg_online_agreed(ctx, coll, slowest);
 }
 

@@ -47,18 +47,22 @@ int xchg_online_timed_start(xchg_context *ctx, double *start);
 int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
                        double start);
 
-/* Whether a measured time of `coll` waits to be agreed by the collective's
+/* Whether measured times of `coll` wait to be agreed by the collective's
  * next blocking call (alltoallv, alltoallw: in the agreement of its sizes,
- * which that call then makes whatever XCHG_AGREE's schedule says), and that
- * time in nanoseconds (0: none) for the agreement to carry. */
+ * which that call then makes whatever XCHG_AGREE's schedule says): one
+ * timed call's, or a timed run's (online.c). xchg_online_pending_ns puts
+ * them, nanoseconds, into ns[XCHG_ONLINE_PENDING_MAX] for the agreement to
+ * carry and returns how many (0: none; the same number on every rank). */
+#define XCHG_ONLINE_PENDING_MAX 8
 int xchg_online_pending(const xchg_context *ctx, xchg_coll coll);
-int64_t xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll);
+int xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll, int64_t *ns);
 
-/* The agreement's maximum of the pending time, nanoseconds. */
-int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, int64_t max_ns);
+/* The agreement's maximum of each pending time (as many as
+ * xchg_online_pending_ns gave), nanoseconds. */
+int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, const int64_t *max_ns);
 
 /* alltoall, allgather, allgatherv (no agreement of their own): agree the
- * pending time, if any, with one MPI_Allreduce(MAX) on ctx->comm. */
+ * pending times, if any, with one MPI_Allreduce(MAX) on ctx->comm. */
 int xchg_online_agree_pending(xchg_context *ctx, xchg_coll coll);
 
 /* ---- The fast path (api.c; online_fast.c) ---------------------------------

@@ -226,7 +226,11 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     f->id = ready >= 0 ? o->sig[ready].id : 0;
     f->winner = ready >= 0 ? o->sig[ready].winner : -1; /* what the call ran */
     f->calls_left = 0;
-    if (ready >= 0) { /* decided (xchg_online_choose): until its next timed call */
+    f->timed = 0;
+    if (ready >= 0 && o->sig[ready].run_left > 0) { /* the rest of a timed run */
+        f->calls_left = (unsigned)o->sig[ready].run_left;
+        f->timed = 1;
+    } else if (ready >= 0) { /* decided (xchg_online_choose): until its next timed call */
         const xchg_online_signature *s = &o->sig[ready];
         unsigned long due = s->next_check < s->reexplore_at ? s->next_check : s->reexplore_at;
         f->calls_left = due > s->calls ? (unsigned)(due - s->calls) : 0;
@@ -248,18 +252,48 @@ void xchg_online_note_call(xchg_context *ctx, const xchg_args *args, const xchg_
     f->armed = 1;
 }
 
+/* A call of a timed run takes the fast path only while the normal path
+ * would time it too: the environment that the normal path reads at every
+ * call (XCHG_ONLINE, XCHG_<COLL>, alltoallv's and alltoallw's XCHG_AGREE)
+ * still leaves the choice to online selection, on its schedule of
+ * agreements. A program may change it while it runs (on every rank), and
+ * a rank whose call goes the normal path then must not be left waiting at
+ * the others' barrier. A run's calls are few: the lookups cost nothing
+ * beside the barrier. */
+static int run_still_automatic(xchg_coll coll)
+{
+    int on;
+    const char *env = getenv(xchg_select_env_name(coll));
+    return xchg_online_enabled(&on) == MPI_SUCCESS && on && !(env && *env) &&
+           (!xchg_coll_is_v(coll) || agree_sampled());
+}
+
 /* A call of the decided signature behind f (sig >= 0): the path takes it
  * unless the signature is due for a drift sample or for exploring again,
  * which the normal path does (xchg_online_choose's schedule). Counted into
  * the signature later (xchg_online_fast_release), so that a call reads
  * only f's first line. */
-static inline int take_decided(xchg_context *ctx, xchg_online_fast *f)
+static inline int take_decided(xchg_context *ctx, xchg_online_fast *f, xchg_coll coll)
 {
-    if (!f->calls_left) return 0;
+    if (!f->calls_left || (f->timed && !run_still_automatic(coll))) return 0;
     f->calls_left--;
     f->calls++;
     f->last_use = ++ctx->online_clock;
     return 1;
+}
+
+/* A call of a timed run (f->timed): lined up and timed as the normal path
+ * times its calls (online.c), its time kept for the run's agreement. */
+static int run_begin(xchg_context *ctx, const xchg_online_fast *f, double *start)
+{
+    *start = 0;
+    return f->timed ? xchg_online_timed_start(ctx, start) : MPI_SUCCESS;
+}
+
+static void run_end(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f, double start,
+                    int rc)
+{
+    if (f->timed && rc == MPI_SUCCESS) xchg_online_run_call(ctx, coll, f->sig, MPI_Wtime() - start);
 }
 
 /* The first byte a side touches (device.c's first_byte), or NULL. */
@@ -351,7 +385,9 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         return 0;
     int is_kept = !f->is_mpi;
     if (is_kept && !kept_on_host(f, sendbuf, recvbuf)) return 0;
-    if (f->sig >= 0 && !take_decided(ctx, f)) return 0; /* automatic */
+    if (f->sig >= 0 && !take_decided(ctx, f, coll)) return 0; /* automatic */
+    double start;
+    if ((*rc = run_begin(ctx, f, &start)) != MPI_SUCCESS) return 1;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
@@ -361,6 +397,7 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
         *rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgather");
     }
+    run_end(ctx, coll, f, start, *rc);
     account(ctx, coll, f);
     return 1;
 }
@@ -386,9 +423,11 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLV];
         if (o->pending[XCHG_ALLTOALLV].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!take_decided(ctx, f)) return 0;
+        if (!take_decided(ctx, f, XCHG_ALLTOALLV)) return 0;
         m->calls++;
     }
+    double start;
+    if ((*rc = run_begin(ctx, f, &start)) != MPI_SUCCESS) return 1;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else {
@@ -396,6 +435,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
                             recvtype, ctx->comm);
         if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
     }
+    run_end(ctx, XCHG_ALLTOALLV, f, start, *rc);
     account(ctx, XCHG_ALLTOALLV, f);
     return 1;
 }
@@ -415,12 +455,15 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
     if (!is_explicit(f->sig)) { /* automatic: only between agreements */
         xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLW];
         if (o->pending[XCHG_ALLTOALLW].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!take_decided(ctx, f)) return 0;
+        if (!take_decided(ctx, f, XCHG_ALLTOALLW)) return 0;
         m->calls++;
     }
+    double start;
+    if ((*rc = run_begin(ctx, f, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallw");
+    run_end(ctx, XCHG_ALLTOALLW, f, start, *rc);
     account(ctx, XCHG_ALLTOALLW, f);
     return 1;
 }
@@ -451,11 +494,14 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
                 xchg_tuning_lookup(&in, &tuned) != MPI_SUCCESS || tuned)
                 return 0;
         }
-        if (!take_decided(ctx, f)) return 0;
+        if (!take_decided(ctx, f, XCHG_ALLGATHERV)) return 0;
     }
+    double start;
+    if ((*rc = run_begin(ctx, f, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgatherv");
+    run_end(ctx, XCHG_ALLGATHERV, f, start, *rc);
     account(ctx, XCHG_ALLGATHERV, f);
     return 1;
 }

@@ -7,6 +7,7 @@
 
 #include "../core/context.h"
 #include "inputs.h"
+#include "online.h"
 
 /* The constants of online.c's header comment. */
 #define XCHG_ONLINE_REPEATS 2             /* calls on the model before exploring */
@@ -17,6 +18,9 @@
 #define XCHG_ONLINE_SAMPLES 5             /* samples per candidate, at most, of a call */
 #define XCHG_ONLINE_SHORT_SECONDS 20e-6   /*   that lasts 20 us or more; of shorter ones */
 #define XCHG_ONLINE_SAMPLES_MAX 40        /*   more, up to 40 (xchg_online_samples_wanted) */
+#define XCHG_ONLINE_RUN_MAX (XCHG_ONLINE_SAMPLES_MAX / XCHG_ONLINE_SAMPLES)
+                                          /* samples of a timed run: a visit's (online.c) */
+_Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fit the agreement");
 #define XCHG_ONLINE_DROP 2.0              /* dropped: fastest sample over 2x the fastest */
 #define XCHG_ONLINE_LOSING 1.25           /* dropped after LOSING_AFTER samples: fastest */
 #define XCHG_ONLINE_LOSING_AFTER 3        /*   over 1.25x another's median of as many */
@@ -61,6 +65,11 @@ typedef struct xchg_online_signature {
                                                exploring, then the last exploration's */
     double winner_seconds;         /* the winner's median */
     unsigned long next_check, check_every, reexplore_at;
+    /* a timed run (online.c): the next run_left calls of the signature run
+     * candidate run_cand, timed on whichever path takes them; their times,
+     * this rank's, wait in run_seconds until the run is over */
+    int run_cand, run_left, run_n;
+    double run_seconds[XCHG_ONLINE_RUN_MAX];
     double baseline;               /* median of the first drift window; 0: none yet */
     double drift[XCHG_ONLINE_DRIFT_WINDOW];
     int ndrift;
@@ -83,14 +92,16 @@ typedef struct xchg_online_fast {
      * allocation): in a program that computes between its calls each line
      * the path touches is a miss. */
     _Alignas(64) int armed;
-    int in_place, is_mpi;               /* is_mpi: choice is `mpi` */
+    unsigned char in_place, is_mpi;     /* is_mpi: choice is `mpi` */
+    unsigned char timed;                /* sig >= 0: its calls are a timed run's */
     int sig;
     int sendcount, recvcount;           /* allgatherv: recvcount is the own rank's */
     MPI_Datatype sendtype, recvtype;
     unsigned calls_left;                /* sig >= 0: calls the path may take before the
                                            signature is due for a drift sample or for
                                            exploring again (the normal path's; at most
-                                           REEXPLORE_EVERY) */
+                                           REEXPLORE_EVERY), or (timed) before its timed
+                                           run is over */
     unsigned calls;                     /* of them, those taken and not yet counted in
                                            the signature (xchg_online_fast_release) */
     unsigned accounted;                 /* `mpi`: ctx->accounted_calls when the path
@@ -111,12 +122,13 @@ typedef struct xchg_online_fast {
     size_t kept_size;
 } xchg_online_fast;
 
-/* alltoallv, alltoallw: a measured time that the collective's next call
- * agrees (select.c), and whose signature and candidate it is. */
+/* Measured times that the collective's next blocking call agrees (select.c,
+ * online.c), and whose signature and candidate they are: one timed call's,
+ * or (run) a timed run's, in the order of its calls. */
 typedef struct xchg_online_pending_time {
-    int armed, sig, cand;
+    int armed, sig, cand, run, count;
     unsigned long id;
-    int64_t ns;
+    int64_t ns[XCHG_ONLINE_RUN_MAX]; /* each + 1: > 0, a time is there */
 } xchg_online_pending_time;
 
 struct xchg_online {
@@ -125,6 +137,7 @@ struct xchg_online {
     xchg_online_signature sig[XCHG_ONLINE_SIGNATURES];
     int measure_now;                     /* the current call is timed */
     int measuring_sig, measuring_cand;   /* which signature and candidate */
+    int measuring_run;                   /* the call is one of its timed run */
     unsigned long measuring_id;
     xchg_online_pending_time pending[XCHG_NUM_COLL]; /* alltoallv(w): a time to agree */
     int fast_ready[XCHG_NUM_COLL];      /* the last selection: the decided signature
@@ -143,6 +156,10 @@ xchg_online *xchg_online_state(xchg_context *ctx);
  * alike, whichever path each call took, and its drift samples and
  * re-explorations fall on the same calls everywhere. */
 void xchg_online_fast_release(xchg_online *o, xchg_coll coll, int disarm);
+
+/* online.c: a call of the timed run of o->sig[sig] (a signature the fast
+ * path was armed for) took `seconds` on this rank. */
+void xchg_online_run_call(xchg_context *ctx, xchg_coll coll, int sig, double seconds);
 
 /* The test hooks (online_hooks.c): the time XCHG_TEST_ONLINE_TIMES forces
  * for this rank and algorithm, in seconds (else `measured`); the calls

@@ -62,6 +62,11 @@ static const char *const env_names[XCHG_NUM_COLL] = {
     [XCHG_ALLGATHER] = "XCHG_ALLGATHER", [XCHG_NEIGHBOR_ALLTOALLV] = "XCHG_NEIGHBOR_ALLTOALLV",
     [XCHG_ALLTOALLW] = "XCHG_ALLTOALLW", [XCHG_ALLGATHERV] = "XCHG_ALLGATHERV"};
 
+const char *xchg_select_env_name(xchg_coll coll)
+{
+    return env_names[coll];
+}
+
 /* The rule when the model has no inputs (alltoallv, neighbor_alltoallv
  * without an agreement). Measured basis
  * (docs/results/foundation-*-8ranks.md, docs/results/sim/): scattered is
@@ -291,9 +296,10 @@ int xchg_select_sampled_agrees_at(unsigned long n)
 }
 
 /* alltoallv, alltoallw: the busiest rank's mean block, the largest block
- * and the most non-empty peers of a rank, agreed into *in; and online selection's
- * measured time of an earlier call when one is pending (online.h: the
- * slowest rank's, in the same MPI_MAX; 0 when none, on every rank alike). */
+ * and the most non-empty peers of a rank, agreed into *in; and online
+ * selection's measured times of earlier calls when some are pending
+ * (online.h: the slowest rank's, in the same MPI_MAX; as many on every
+ * rank). */
 static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in)
 {
     int64_t sent = 0, received = 0, largest = 0, to = 0, from = 0;
@@ -305,12 +311,13 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
         from += args->recv.bytes[p] > 0;
         if (args->send.bytes[p] > largest) largest = args->send.bytes[p];
     }
-    int64_t local[4] = {sent > received ? sent : received, largest, to > from ? to : from,
-                        xchg_online_pending_ns(ctx, args->coll)};
-    int64_t global[4];
-    int rc = xchg_allreduce(local, global, 4, MPI_INT64_T, MPI_MAX, ctx->comm);
+    int64_t local[3 + XCHG_ONLINE_PENDING_MAX] = {sent > received ? sent : received, largest,
+                                                  to > from ? to : from};
+    int64_t global[3 + XCHG_ONLINE_PENDING_MAX];
+    int times = xchg_online_pending_ns(ctx, args->coll, local + 3);
+    int rc = xchg_allreduce(local, global, 3 + times, MPI_INT64_T, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on the alltoallv's sizes");
-    if ((rc = xchg_online_agreed(ctx, args->coll, global[3])) != MPI_SUCCESS) return rc;
+    if ((rc = xchg_online_agreed(ctx, args->coll, global + 3)) != MPI_SUCCESS) return rc;
     in->bytes = global[0] / (args->size > 0 ? args->size : 1);
     in->max_block_bytes = global[1];
     in->max_peers = (int)global[2];

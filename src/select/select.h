@@ -49,6 +49,9 @@ xchg_select_input xchg_select_input_of(const xchg_context *ctx, xchg_coll coll, 
 int xchg_select_explain(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_choice *out,
                         const char **source);
 
+/* The environment variable that chooses coll's algorithm ("XCHG_ALLTOALLV"). */
+const char *xchg_select_env_name(xchg_coll coll);
+
 /* Whether blocking alltoallv call number n (from 0) agrees under
  * XCHG_AGREE=sampled. */
 int xchg_select_sampled_agrees_at(unsigned long n);
