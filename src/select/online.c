@@ -37,10 +37,31 @@
  *              algorithm's run (plan building excluded) and the maximum is
  *              agreed by the collective's next blocking call, before it
  *              selects: for alltoall, allgather and allgatherv one
- *              xchg_allreduce(MAX) of an int64, for alltoallv and
- *              alltoallw one more element in the agreement of sizes that
+ *              xchg_allreduce(MAX) of int64s, for alltoallv and
+ *              alltoallw more elements in the agreement of sizes that
  *              call makes anyway (select.c; a pending time makes it agree
- *              whatever XCHG_AGREE's schedule says). Not right after the
+ *              whatever XCHG_AGREE's schedule says).
+ *              A visit of several calls is a timed run (start_run): its
+ *              first call, the switch, is not timed; its samples, the next
+ *              calls, up to the visit's and no further than its 1st and
+ *              SAMPLES-th sample (where a rule below may end the
+ *              candidate's visit: run_length), are timed
+ *              wherever each call runs: on the fast path (online_fast.c)
+ *              when its shape lets it, as the winner will run once decided,
+ *              else on the normal path; each rank keeps its times until
+ *              the run's last call, and the collective's next blocking call
+ *              agrees them all in one MAX (up to RUN_MAX int64s). On this
+ *              project's 2-core machine the normal path read a timed `mpi`
+ *              alltoallv 9-11% slower than the fast path did, about half of
+ *              it in the path around the library's call and half in what
+ *              comes before the barrier (issue 26, explore-bias/): more
+ *              than the margin, so candidates no faster than `mpi` won.
+ *              Every rank times the same calls, whichever path each takes:
+ *              a run's calls are counted on both paths, and a run goes
+ *              ahead of the signature's other schedule (drift samples,
+ *              re-exploration). Calls of 20 us or more (one sample a
+ *              visit) and warm-ups are timed one at a time on the normal
+ *              path, where its cost is at most 2-3% of theirs. Not right after the
  *              call: the call then returns into the program as an untimed
  *              one does (issue 26: agreed at once, `rma_direct`'s
  *              exploring samples read 5-10% faster against `mpi`'s than in
@@ -65,8 +86,8 @@
  *              `nonblocking`, which then ran at 2x MPI's own), and `mpi` is
  *              never slower than the MPI library's own;
  *   decided    the winner runs; one call in CHECK_EVERY (128), or in as
- *              many as take CHECK_SECONDS (2 ms) for short calls, is timed
- *              (agreed like an exploring call). The median of the last
+ *              many as take CHECK_SECONDS (2 ms) for short calls, opens a
+ *              timed run of one call, the next (agreed like a visit's). The median of the last
  *              DRIFT_WINDOW such times explores again (keeping the winner
  *              as incumbent: a re-check switches only by MARGIN, and to a
  *              candidate that also beats mpi by MARGIN) when it is over
@@ -85,15 +106,19 @@
  * whatever its own clock says.
  *
  * Cost of exploring: at most CANDIDATES (6) x (1 + SAMPLES) = 36 calls, and
- * for calls under 20 us up to 6 x (1 + SAMPLES_MAX) = 246 short ones, run
- * candidates that may be slower than the winner; a candidate over 2x the
- * best only 2 of them (its warm-up and one sample), one within 2x but over
- * 1.25x at most 4 (`mpi`: 6); each of them adds a barrier and one
- * agreement (a small allreduce; none extra for alltoallv and alltoallw
- * during their exploration, which agree at every call instead of on their
- * schedule), neither of which the reported cost counts.
- * Afterwards one agreed time (a barrier and an agreement) per CHECK_EVERY
- * calls or 2 ms of them, whichever is more calls. XCHG_VERBOSE=1 prints
+ * for calls under 20 us up to 6 x (1 + SAMPLES_MAX + 7) = 288 short ones
+ * (the 7: the switching calls of runs of 1, 4, 8, 8, 8, 8 and 3 samples),
+ * run candidates that may be slower than the winner; a candidate over 2x
+ * the best only 2 of them (its warm-up and one sample; 3 for short calls:
+ * and the run's switch; one more sample where the first took under a
+ * quarter of its warm-up), one within 2x but over 1.25x at most 4 (short
+ * calls 8; `mpi`: 6, short calls 8). Each timed call adds
+ * a barrier, and each timed call or run an agreement at the next call (a
+ * small allreduce; for alltoallv and alltoallw a few more elements of
+ * theirs, which they then make off their schedule), neither of which the
+ * reported cost counts. Afterwards one timed call (a barrier, and an
+ * agreement at the next call) per CHECK_EVERY calls or 2 ms of them,
+ * whichever is more calls. XCHG_VERBOSE=1 prints
  * the exploration's cost (the sum of its calls' times minus as many calls of
  * the winner). In SMPI (docs/results/selection/online/) the 2x cut took the
  * worst case, where `mpi` took 10x the direct exchange, from 4.7% of 1,000
@@ -205,12 +230,14 @@ static int start_exploring(xchg_online_signature *s, int keep_incumbent)
 }
 
 /* The samples of candidate k's next visit: up to visit_length, and no
- * further than the next count of samples at which a rule may end it: its
- * first (DROP), its LOSING_AFTER-th (LOSING) and its SAMPLES-th (settled);
- * a run's length is fixed when it starts, so it stops there. */
+ * further than its first sample (DROP may end it there: a clear loser's
+ * calls may cost tens of the winner's) or its SAMPLES-th (settled where
+ * times do not spread). A run's length is fixed when it starts, so it stops
+ * there; LOSING (at LOSING_AFTER) ends it within, where at most two more
+ * of a candidate under 2x the best are taken and not counted. */
 static int run_length(const xchg_online_signature *s, int k)
 {
-    static const int rules[] = {1, XCHG_ONLINE_LOSING_AFTER, XCHG_ONLINE_SAMPLES};
+    static const int rules[] = {1, XCHG_ONLINE_SAMPLES};
     int have = s->nsamples[k], left = s->samples_wanted - have;
     int visit = xchg_online_visit_length(s);
     if (left > visit) left = visit;

@@ -29,6 +29,12 @@
  * them in its own line and adds its calls to the signature when the
  * normal path next looks at signatures (xchg_online_fast_release), so a
  * call reads one line of online selection's state, not the signature's.
+ * The same path takes the calls of a timed run (online.c: a short call's
+ * visit while exploring, a drift sample): armed with `timed` by the run's
+ * first call, it counts down the run's calls and times each after a
+ * barrier, as the normal path times the run's calls it takes; the last
+ * one's time leaves the run for the agreement of the next call, which goes
+ * the normal path.
  *
  * A choice other than `mpi` (a decided signature of online selection, or
  * XCHG_Comm_set_algorithm's; not XCHG_<COLL>'s, not a tuning rule's) takes
@@ -55,7 +61,12 @@
  * itself does not check type signatures either).
  * XCHG_Comm_set_algorithm disarms the path; the environment (XCHG_ALLTOALL
  * etc., XCHG_ONLINE) is read by the normal path, so changing it while a
- * program runs takes effect at the next call that goes that way.
+ * program runs takes effect at the next call that goes that way; a timed
+ * run's calls read it here too (run_still_automatic). Such a change, made
+ * while the ranks' calls of one collective take different paths (a rank's
+ * own datatype handles differ from the others'), can leave them choosing
+ * differently for the calls between; the environment is meant to be set
+ * before the program starts.
  */
 #include <stddef.h>
 #include <stdlib.h>

@@ -7,7 +7,11 @@
  * algorithm ALGO ("*": any other algorithm); a time not given stays
  * measured; "US-US2" gives every third timed call of that algorithm on
  * this rank US2 instead (a spread, as real times have, that leaves the
- * median of any 5 or more consecutive samples at US). It is read at every measured
+ * median of any 5 or more consecutive samples at US); "US^US0" gives the
+ * first one US0 (a warm-up call; the calls are counted from the last
+ * change of the variable's value, so a test gives a new value before the
+ * calls of a new communicator).
+ * It is read at every measured
  * call, so a test may change it while running, and force times under which
  * the ranks would each prefer another winner: the decisions must follow the
  * agreed (slowest rank's) times only.
@@ -15,6 +19,7 @@
  * XCHG_TEST_ONLINE_CHECK=N times one decided call in N instead of
  * CHECK_EVERY (or 2 ms of calls), so a drift shows after fewer calls.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +36,13 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
         const char *algo; /* a registry name: lives as long as the library */
         unsigned long calls;
     } timed[32];
+    static char counted_for[1024]; /* the value the counts are of */
     const char *spec = getenv("XCHG_TEST_ONLINE_TIMES");
     if (!spec || !*spec) return measured;
+    if (strncmp(spec, counted_for, sizeof counted_for - 1) != 0) { /* a new value */
+        memset(timed, 0, sizeof timed);
+        snprintf(counted_for, sizeof counted_for, "%s", spec);
+    }
     unsigned long timed_calls = 0;
     for (int i = 0; i < 32; i++)
         if (!timed[i].algo || timed[i].algo == algo) {
@@ -58,6 +68,7 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
             char *after;
             double us = strtod(eq + 1, &after);
             if (*after == '-' && timed_calls % 3 == 0) us = strtod(after + 1, NULL); /* US-US2 */
+            if (*after == '^' && timed_calls == 1) us = strtod(after + 1, NULL);     /* US^US0 */
             if (len == 1 && item[0] == '*') other = us;
             else if (len == strlen(algo) && strncmp(item, algo, len) == 0) given = us;
             item = strchr(eq, ',');

@@ -22,6 +22,7 @@
                                           /* samples of a timed run: a visit's (online.c) */
 _Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fit the agreement");
 #define XCHG_ONLINE_DROP 2.0              /* dropped: fastest sample over 2x the fastest */
+#define XCHG_ONLINE_WARMING 4.0           /*   unless under 1/4 of its warm-up, the only one */
 #define XCHG_ONLINE_LOSING 1.25           /* dropped after LOSING_AFTER samples: fastest */
 #define XCHG_ONLINE_LOSING_AFTER 3        /*   over 1.25x another's median of as many */
 #define XCHG_ONLINE_MARGIN 0.05           /* mpi, or a re-check's incumbent, gives way only to */
