@@ -279,11 +279,11 @@ static int run_still_automatic(xchg_coll coll)
            (!xchg_coll_is_v(coll) || agree_sampled());
 }
 
-/* A call of the decided signature behind f (sig >= 0): the path takes it
+/* A call of the signature behind f (sig >= 0): decided, the path takes it
  * unless the signature is due for a drift sample or for exploring again,
- * which the normal path does (xchg_online_choose's schedule). Counted into
- * the signature later (xchg_online_fast_release), so that a call reads
- * only f's first line. */
+ * which the normal path does (xchg_online_choose's schedule); in a timed
+ * run, while the run has calls left. Counted into the signature later
+ * (xchg_online_fast_release), so that a call reads only f's first line. */
 static inline int take_decided(xchg_context *ctx, xchg_online_fast *f, xchg_coll coll)
 {
     if (!f->calls_left || (f->timed && !run_still_automatic(coll))) return 0;

@@ -140,7 +140,7 @@ struct xchg_online {
     int measuring_sig, measuring_cand;   /* which signature and candidate */
     int measuring_run;                   /* the call is one of its timed run */
     unsigned long measuring_id;
-    xchg_online_pending_time pending[XCHG_NUM_COLL]; /* alltoallv(w): a time to agree */
+    xchg_online_pending_time pending[XCHG_NUM_COLL]; /* times for the next call to agree */
     int fast_ready[XCHG_NUM_COLL];      /* the last selection: the decided signature
                                            (>= 0) or FAST_* */
     xchg_online_fast fast[XCHG_NUM_COLL];

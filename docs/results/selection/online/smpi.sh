@@ -17,12 +17,14 @@
 #   XCHG_ONLINE_TIMEOUT=S  wall seconds per point (default 900)
 #   XCHG_ONLINE_WARMUP=N   warm-up calls (default 40; where the samples
 #                          spread, exploration takes more calls than that)
+#   XCHG_ONLINE_SMPI_OUT=DIR  where results.csv and exploration.csv go
+#                          (default smpi/ here; a recheck elsewhere)
 #   XCHG_ONLINE_PRECISION=E  SimGrid's maxmin/precision (default 1e-4, the
 #                          grid's; the dragonfly P = 128, Q = 32 case aborts
 #                          there in SimGrid's solver and runs at 1e-3)
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
-out=docs/results/selection/online/smpi
+out=${XCHG_ONLINE_SMPI_OUT:-docs/results/selection/online/smpi}
 mkdir -p "$out"
 common=(--append --timeout "${XCHG_ONLINE_TIMEOUT:-900}"
         --smpi-cfg "maxmin/precision:${XCHG_ONLINE_PRECISION:-1e-4}"
