@@ -320,18 +320,48 @@ static int alltoall_as(MPI_Comm comm, int count, MPI_Datatype type, int call)
     return ok;
 }
 
+/* One nonblocking alltoallv of `count` ints per peer (every block the
+ * same: a signature of its own), completed at once, checked against PMPI. */
+static int ialltoallv_call(MPI_Comm comm, int count, int call)
+{
+    int P, rank;
+    CHECK_MPI(MPI_Comm_size(comm, &P));
+    CHECK_MPI(MPI_Comm_rank(comm, &rank));
+    size_t n = (size_t)P * (size_t)count;
+    int *counts = malloc(2 * (size_t)P * sizeof(int)), *displs = counts + P;
+    int *send = malloc(3 * n * sizeof(int)), *got = send + n, *want = got + n;
+    for (int p = 0; p < P; p++) counts[p] = count, displs[p] = p * count;
+    for (size_t i = 0; i < n; i++) send[i] = rank * 1000003 + call * 31 + (int)i;
+    memset(got, 0xab, n * sizeof(int));
+    XCHG_Request req;
+    int err = XCHG_Ialltoallv(send, counts, displs, MPI_INT, got, counts, displs, MPI_INT, comm,
+                              &req);
+    if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK_MPI(PMPI_Alltoallv(send, counts, displs, MPI_INT, want, counts, displs, MPI_INT, comm));
+    int ok = err == MPI_SUCCESS && memcmp(got, want, n * sizeof(int)) == 0;
+    free(counts), free(send);
+    return ok;
+}
+
 /* Short calls time a visit's samples in a run (online.c): its calls take
  * the fast path where their shape lets them and the normal path elsewhere,
- * and their times are agreed after the last. With `mixed`, rank 0 passes a
- * derived type of one int at every other call, which its fast path does
- * not take, while the other ranks' fast paths take them: the ranks time the
- * same calls on different paths; and a few calls here and there are made
- * with XCHG_ONLINE=0, which the fast paths must heed too (a timed call's
- * barrier on some ranks only would hang). With `alternating`, two sizes alternate,
- * so the runs of two signatures interleave (on the normal path). Every
- * signature must be decided, for the forced winner, with the same calls
- * explored on every rank; with `mixed`, the runs' calls must have gone the
- * fast path on the ranks whose shapes let them. */
+ * and their times are agreed after the last. Three ways to mix them up:
+ *   mixed        rank 0 passes a derived type of one int at every other
+ *                alltoall, which its fast path does not take, while the
+ *                other ranks' fast paths take them: the ranks time the same
+ *                calls on different paths; and a few calls here and there
+ *                are made with XCHG_ONLINE=0, which the fast paths must
+ *                heed too (a timed call's barrier on some ranks only would
+ *                hang);
+ *   alternating  two sizes of alltoall alternate, so the runs of two
+ *                signatures interleave (on the normal path);
+ *   nonblocking  blocking alltoallv with a nonblocking one every fourth
+ *                call, whose agreement of sizes carries whatever times
+ *                wait (a run's, when one just ended) and must not break
+ *                the runs around it.
+ * Every blocking signature must be decided, for the forced winner, with
+ * the same calls explored on every rank; with `mixed`, the runs' calls must
+ * have gone the fast path on the ranks whose shapes let them. */
 static void timed_runs(void)
 {
     MPI_Datatype one_int;
@@ -340,25 +370,31 @@ static void timed_runs(void)
     int rank, P;
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
-    for (int alternating = 0; alternating < 2; alternating++) {
-        int mixed = !alternating, signatures = 1 + alternating, ok = 1;
+    static const char *const variants[] = {"ranks on different paths",
+                                           "two signatures interleaved",
+                                           "alltoallv with nonblocking calls between"};
+    for (int v = 0; v < 3; v++) {
+        int mixed = v == 0, alternating = v == 1, nonblocking = v == 2;
+        int signatures = 1 + alternating, ok = 1;
+        const char *coll = nonblocking ? "alltoallv" : "alltoall";
         char what[160], detail[160], name[NAME_LEN];
-        snprintf(what, sizeof what, "timed runs: %s", mixed ? "ranks on different paths"
-                                                            : "two signatures interleaved");
+        snprintf(what, sizeof what, "timed runs: %s", variants[v]);
         MPI_Comm comm;
         xchg_context *ctx;
         CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
         CHECK_MPI(xchg_context_get(comm, &ctx));
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=2-2.2,*=3-3.2", 1); /* visits of 8 */
-        int calls = signatures * (2 + 6 * (1 + 40 + 5) + 1), call, decided = 0, exploring;
+        int calls = signatures * (2 + 6 * (1 + 40 + 5) + 1) * (nonblocking ? 2 : 1), call,
+            decided = 0, exploring;
         unsigned long explored;
         for (call = 0; call < calls && decided < signatures; call++) { /* until decided */
             MPI_Datatype type = mixed && rank == 0 && call % 2 ? one_int : MPI_INT;
-            /* mixed: a few calls, here and there in runs, with XCHG_ONLINE=0
-             * (on every rank), which rank 0's normal path reads and the
-             * others' fast paths must heed */
             if (mixed && call % 13 >= 10) setenv("XCHG_ONLINE", "0", 1);
-            ok &= alltoall_as(comm, alternating && call % 2 ? 64 : 16, type, call);
+            if (nonblocking)
+                ok &= call % 4 == 3 ? ialltoallv_call(comm, 16, call)
+                                    : one_call(comm, "alltoallv", 16, call, what);
+            else
+                ok &= alltoall_as(comm, alternating && call % 2 ? 64 : 16, type, call);
             unsetenv("XCHG_ONLINE");
             counts_of(comm, &decided, &exploring, &explored);
         }
@@ -371,7 +407,7 @@ static void timed_runs(void)
         snprintf(detail, sizeof detail, "%lu of the %d calls that explored took the fast path",
                  fast, call);
         check(!fast_wanted || fast >= 20, what, detail);
-        check_same_choice_on(comm, "alltoall", what, name);
+        check_same_choice_on(comm, coll, what, name);
         check(strcmp(name, "mpi") == 0, "timed runs: the forced times decide: mpi", name);
         unsetenv("XCHG_TEST_ONLINE_TIMES");
         CHECK_MPI(MPI_Comm_free(&comm));
