@@ -61,7 +61,8 @@
  *              ahead of the signature's other schedule (drift samples,
  *              re-exploration). Calls of 20 us or more (one sample a
  *              visit) and warm-ups are timed one at a time on the normal
- *              path, where its cost is at most 2-3% of theirs. Not right after the
+ *              path, where its cost is at most 2-3% of theirs.
+ *              Agreed not right after the
  *              call: the call then returns into the program as an untimed
  *              one does (issue 26: agreed at once, `rma_direct`'s
  *              exploring samples read 5-10% faster against `mpi`'s than in
@@ -87,7 +88,8 @@
  *              never slower than the MPI library's own;
  *   decided    the winner runs; one call in CHECK_EVERY (128), or in as
  *              many as take CHECK_SECONDS (2 ms) for short calls, opens a
- *              timed run of one call, the next (agreed like a visit's). The median of the last
+ *              timed run of one call, the next (agreed like a visit's).
+ *              The median of the last
  *              DRIFT_WINDOW such times explores again (keeping the winner
  *              as incumbent: a re-check switches only by MARGIN, and to a
  *              candidate that also beats mpi by MARGIN) when it is over
@@ -112,8 +114,8 @@
  * the best only 2 of them (its warm-up and one sample; 3 for short calls:
  * and the run's switch; one more sample where the first took under a
  * quarter of its warm-up), one within 2x but over 1.25x at most 4 (short
- * calls 8; `mpi`: 6, short calls 8). Each timed call adds
- * a barrier, and each timed call or run an agreement at the next call (a
+ * calls 8; `mpi`: 6, short calls 8). Each timed call adds a barrier, and
+ * each timed call or run an agreement at the next call (a
  * small allreduce; for alltoallv and alltoallw a few more elements of
  * theirs, which they then make off their schedule), neither of which the
  * reported cost counts. Afterwards one timed call (a barrier, and an
