@@ -158,9 +158,23 @@ xchg_online *xchg_online_state(xchg_context *ctx);
  * re-explorations fall on the same calls everywhere. */
 void xchg_online_fast_release(xchg_online *o, xchg_coll coll, int disarm);
 
-/* online.c: a call of the timed run of o->sig[sig] (a signature the fast
+/* online.c: start (or restart, keeping the winner as incumbent) exploring. */
+int xchg_online_start_exploring(xchg_online_signature *s, int keep_incumbent);
+
+/* online_record.c: a call of the timed run of o->sig[sig] (a signature the fast
  * path was armed for) took `seconds` on this rank. */
 void xchg_online_run_call(xchg_context *ctx, xchg_coll coll, int sig, double seconds);
+
+/* online_arm.c, for the fast path: whether `sig` (fast_ready's) is an
+ * explicit choice; whether XCHG_AGREE is sampled (the default); allgatherv's
+ * inputs of selection from recvcounts (the mean and largest contribution). */
+static inline int xchg_online_is_explicit(int sig)
+{
+    return sig == FAST_EXPLICIT || sig == FAST_EXPLICIT_ENV;
+}
+int xchg_online_agree_sampled(void);
+void xchg_online_allgatherv_sizes(const int *counts, int size, int64_t type_size, int64_t *mean,
+                                  int64_t *largest);
 
 /* The test hooks (online_hooks.c): the time XCHG_TEST_ONLINE_TIMES forces
  * for this rank and algorithm, in seconds (else `measured`); the calls

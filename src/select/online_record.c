@@ -1,0 +1,229 @@
+/*
+ * Online selection's timed calls and what becomes of their times (online.c's
+ * header comment says why and when): a call timed after a barrier, a timed
+ * run's calls on either path, the times kept until the collective's next
+ * blocking call agrees them, and the agreed times recorded into the
+ * signature (a sample, a warm-up, a drift sample), which the decision rules
+ * of online_decide.c then read.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/error.h"
+#include "../core/wait.h"
+#include "online.h"
+#include "online_state.h"
+
+/* ---- Recording agreed times (the decision rules: online_decide.c) ----- */
+
+/* A sample of candidate c, in its current visit (up to samples_wanted). */
+static void take_sample(xchg_online_signature *s, int c, double seconds)
+{
+    if (s->nsamples[c] >= s->samples_wanted) return;
+    double *v = xchg_online_samples_of(s, c);
+    xchg_online_visits_of(s, c)[s->nsamples[c]] = (unsigned char)(s->visits[c] - 1);
+    v[s->nsamples[c]++] = seconds;
+    s->medians[c] = xchg_online_median(v, s->nsamples[c]); /* one sort a sample */
+}
+
+/* The visit is over: the next candidate's, or the decision. */
+static void end_visit(const xchg_context *ctx, xchg_online_signature *s)
+{
+    s->next = xchg_online_next_candidate(s);
+    s->visit_calls = 0;
+    if (s->next < 0) xchg_online_decide(ctx, s);
+}
+
+static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double seconds)
+{
+    xchg_online *o = ctx->online;
+    if (!o || sig < 0 || sig >= o->count || o->sig[sig].id != id) return MPI_SUCCESS; /* evicted */
+    xchg_online_signature *s = &o->sig[sig];
+    if (s->state == SIG_EXPLORING) {
+        /* each candidate's first call warms it up (its plan's first run,
+         * cold caches) and is not a sample; the fastest of them sets how
+         * many samples a candidate takes */
+        int warm_up = s->recorded < s->ncand;
+        /* short calls: a candidate runs in visits of consecutive calls, the
+         * first of which pays for the switch from another algorithm and is
+         * not a sample (xchg_online_visit_length) */
+        int visit = warm_up ? 1 : xchg_online_visit_length(s);
+        int switching = visit > 1 && s->visit_calls == 0;
+        if (!warm_up && s->visit_calls == 0 && cand >= 0 && cand < s->ncand) s->visits[cand]++;
+        if (!warm_up) s->visit_calls++;
+        s->switch_calls += switching;
+        if (!warm_up && !switching && cand >= 0 && cand < s->ncand) take_sample(s, cand, seconds);
+        if (warm_up && cand >= 0 && cand < s->ncand) s->warm_up[cand] = seconds;
+        if (warm_up && (s->recorded == 0 || seconds < s->fastest_warm_up))
+            s->fastest_warm_up = seconds;
+        s->recorded++;
+        s->explore_seconds += seconds;
+        if (warm_up && s->recorded == s->ncand)
+            s->samples_wanted = xchg_online_samples_wanted(s->fastest_warm_up);
+        if (!warm_up && !switching) xchg_online_cut_losers(s);
+        int more = !warm_up && s->visit_calls < visit + (visit > 1) && !s->dropped[cand] &&
+                   xchg_online_unsettled(s, cand);
+        if (!more) end_visit(ctx, s);
+    } else if (s->state == SIG_DECIDED && cand == s->winner) {
+        if (s->ndrift == XCHG_ONLINE_DRIFT_WINDOW) {
+            memmove(s->drift, s->drift + 1, (XCHG_ONLINE_DRIFT_WINDOW - 1) * sizeof *s->drift);
+            s->ndrift--;
+        }
+        s->drift[s->ndrift++] = seconds;
+        if (s->ndrift < XCHG_ONLINE_DRIFT_WINDOW) return MPI_SUCCESS;
+        double now = xchg_online_median(s->drift, s->ndrift);
+        int mpi = xchg_online_mpi_candidate(s);
+        if (mpi >= 0 && mpi != s->winner && s->nsamples[mpi] &&
+            now > s->medians[mpi] * (1 + XCHG_ONLINE_MARGIN)) {
+            /* the winner now takes longer than mpi did, by the margin that
+             * let it replace mpi: check again */
+            if (ctx->rank == 0 && xchg_online_verbose())
+                fprintf(stderr, "xchg: online %s, P=%d, %lld B: the winner took %.2f us, mpi "
+                                "%.2f us when explored: exploring again\n",
+                        xchg_coll_name(s->in.coll), s->in.comm_size, (long long)s->in.bytes,
+                        now * 1e6, s->medians[mpi] * 1e6);
+            return xchg_online_start_exploring(s, 1);
+        } else if (s->baseline <= 0) { /* the first window: what a drift sample takes */
+            s->baseline = now;
+            s->ndrift = 0;
+        } else if (now > s->baseline * (1 + XCHG_ONLINE_DRIFT)) {
+            if (ctx->rank == 0 && xchg_online_verbose())
+                fprintf(stderr, "xchg: online %s, P=%d, %lld B: the winner's time drifted "
+                                "(%.2f us, was %.2f us): exploring again\n",
+                        xchg_coll_name(s->in.coll), s->in.comm_size, (long long)s->in.bytes,
+                        now * 1e6, s->baseline * 1e6);
+            return xchg_online_start_exploring(s, 1);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int xchg_online_timed_start(xchg_context *ctx, double *start)
+{
+    int rc = xchg_barrier(ctx->comm);
+    if (rc != MPI_SUCCESS) return xchg_error(rc, "lining the ranks up for a timed call");
+    *start = MPI_Wtime();
+    return MPI_SUCCESS;
+}
+
+int xchg_online_start(xchg_context *ctx, double *start)
+{
+    xchg_online *o = ctx->online;
+    *start = 0;
+    if (!o || !o->measure_now) return MPI_SUCCESS;
+    return xchg_online_timed_start(ctx, start);
+}
+
+/* The collective's next blocking call agrees what `p` holds now (the
+ * header comment); that call goes the normal path. */
+static void arm_pending(xchg_online *o, xchg_coll coll, xchg_online_pending_time *p)
+{
+    p->armed = 1;
+    o->pending[coll] = *p;
+    xchg_online_fast_release(o, coll, 1);
+}
+
+void xchg_online_run_call(xchg_context *ctx, xchg_coll coll, int sig, double seconds)
+{
+    xchg_online *o = ctx->online;
+    xchg_online_signature *s = &o->sig[sig];
+    s->run_seconds[s->run_n++] =
+        xchg_online_test_time(ctx, s->cand[s->run_cand].algo->name, seconds);
+    if (--s->run_left > 0) return;
+    xchg_online_pending_time p = {.sig = sig, .id = s->id, .cand = s->run_cand, .run = 1,
+                                  .count = s->run_n};
+    for (int j = 0; j < s->run_n; j++) p.ns[j] = (int64_t)(s->run_seconds[j] * 1e9) + 1;
+    arm_pending(o, coll, &p);
+}
+
+static void measured(xchg_context *ctx, xchg_coll coll, double seconds)
+{
+    xchg_online *o = ctx->online;
+    if (o->measuring_run) {
+        xchg_online_run_call(ctx, coll, o->measuring_sig, seconds);
+        return;
+    }
+    const xchg_online_signature *s = &o->sig[o->measuring_sig];
+    seconds = xchg_online_test_time(ctx, s->cand[o->measuring_cand].algo->name, seconds);
+    xchg_online_pending_time p = {.sig = o->measuring_sig, .id = o->measuring_id,
+                                  .cand = o->measuring_cand, .count = 1};
+    p.ns[0] = (int64_t)(seconds * 1e9) + 1; /* > 0: a time is there */
+    arm_pending(o, coll, &p);
+}
+
+int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
+                       double start)
+{
+    xchg_online *o = ctx->online;
+    if (!o) return MPI_SUCCESS;
+    xchg_online_note_call(ctx, args, choice);
+    if (!o->measure_now) return MPI_SUCCESS;
+    o->measure_now = 0;
+    measured(ctx, args->coll, MPI_Wtime() - start);
+    return MPI_SUCCESS;
+}
+
+int xchg_online_pending(const xchg_context *ctx, xchg_coll coll)
+{
+    return ctx->online && ctx->online->pending[coll].armed;
+}
+
+int xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll, int64_t *ns)
+{
+    if (!xchg_online_pending(ctx, coll)) return 0;
+    const xchg_online_pending_time *p = &ctx->online->pending[coll];
+    memcpy(ns, p->ns, (size_t)p->count * sizeof *ns);
+    return p->count;
+}
+
+/* A timed run's agreed times (max_ns, as many as its calls). Exploring: the
+ * samples of the visit that its first, untimed call opened (start_run),
+ * until the candidate leaves the race or has its samples; then the visit
+ * is over. A drift sample: as a single timed call's. */
+static int record_run(xchg_context *ctx, const xchg_online_pending_time *p, const int64_t *max_ns)
+{
+    xchg_online *o = ctx->online;
+    xchg_online_signature *s = &o->sig[p->sig];
+    int rc = MPI_SUCCESS;
+    if (s->id != p->id) return MPI_SUCCESS; /* evicted */
+    if (s->state != SIG_EXPLORING) {
+        for (int j = 0; j < p->count && rc == MPI_SUCCESS; j++)
+            rc = record(ctx, p->sig, p->id, p->cand, (double)(max_ns[j] - 1) * 1e-9);
+        return rc;
+    }
+    int live = 1;
+    for (int j = 0; j < p->count; j++) {
+        double seconds = (double)(max_ns[j] - 1) * 1e-9;
+        s->explore_seconds += j == 0 ? 2 * seconds : seconds; /* and the untimed first call */
+        s->recorded++;
+        s->visit_calls++;
+        if (!live) continue; /* a call of the run, no longer a sample */
+        take_sample(s, p->cand, seconds);
+        xchg_online_cut_losers(s);
+        live = !s->dropped[p->cand] && xchg_online_unsettled(s, p->cand);
+    }
+    end_visit(ctx, s);
+    return MPI_SUCCESS;
+}
+
+int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, const int64_t *max_ns)
+{
+    xchg_online *o = ctx->online;
+    if (!xchg_online_pending(ctx, coll)) return MPI_SUCCESS;
+    xchg_online_pending_time p = o->pending[coll];
+    o->pending[coll].armed = 0;
+    xchg_online_fast_release(o, coll, 1); /* its calls counted before the decision */
+    if (p.sig < 0 || p.sig >= o->count) return MPI_SUCCESS;
+    if (p.run) return record_run(ctx, &p, max_ns);
+    return record(ctx, p.sig, p.id, p.cand, (double)(max_ns[0] - 1) * 1e-9);
+}
+
+int xchg_online_agree_pending(xchg_context *ctx, xchg_coll coll)
+{
+    int64_t ns[XCHG_ONLINE_PENDING_MAX], slowest[XCHG_ONLINE_PENDING_MAX];
+    int count = xchg_online_pending_ns(ctx, coll, ns);
+    if (!count) return MPI_SUCCESS;
+    int rc = xchg_allreduce(ns, slowest, count, MPI_INT64_T, MPI_MAX, ctx->comm);
+    if (rc != MPI_SUCCESS) return xchg_error(rc, "agreeing on measured times");
+    return xchg_online_agreed(ctx, coll, slowest);
+}
