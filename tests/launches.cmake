@@ -92,6 +92,9 @@ xchg_launch(online-mpich-3          mpich   300 "quick;full" NP 3 COMMAND $<TARG
 xchg_launch(online-explore-openmpi-4        openmpi 120 "quick;full" NP 4 COMMAND $<TARGET_FILE:xchg-online-explore>)
 xchg_launch(online-explore-openmpi-5-nodes2 openmpi 120 "quick;full" NP 5 ENV XCHG_VIRTUAL_NODES=2 COMMAND $<TARGET_FILE:xchg-online-explore>)
 xchg_launch(online-explore-mpich-3          mpich   300 "quick;full" NP 3 COMMAND $<TARGET_FILE:xchg-online-explore>)
+# two ranks: one peer, no composed candidate; and P = 1
+xchg_launch(online-explore-openmpi-2        openmpi 120 "full" NP 2 COMMAND $<TARGET_FILE:xchg-online-explore>)
+xchg_launch(online-explore-openmpi-1        openmpi 120 "full" NP 1 COMMAND $<TARGET_FILE:xchg-online-explore>)
 xchg_launch(online-persist-openmpi  openmpi 120 "quick;full" COMMAND tests/check-online.sh ${build} "${mpirun} -n 4")
 xchg_launch(online-persist-mpich    mpich   300 "quick;full" COMMAND tests/check-online.sh ${build} "${mpirun} -n 3")
 

@@ -304,7 +304,7 @@ static void short_calls(void)
 
 /* One alltoall of `count` ints sent and received as `type` (MPI_INT, or a
  * type of one int: the same type signature), checked against PMPI. */
-static int alltoall_as(MPI_Comm comm, int count, MPI_Datatype type, int call)
+static int alltoall_as(MPI_Comm comm, int count, MPI_Datatype type, int in_place, int call)
 {
     int P, rank;
     CHECK_MPI(MPI_Comm_size(comm, &P));
@@ -312,8 +312,11 @@ static int alltoall_as(MPI_Comm comm, int count, MPI_Datatype type, int call)
     size_t n = (size_t)P * (size_t)count;
     int *send = malloc(3 * n * sizeof(int)), *got = send + n, *want = got + n;
     for (size_t i = 0; i < n; i++) send[i] = rank * 1000003 + call * 31 + (int)i;
-    memset(got, 0xab, n * sizeof(int));
-    int err = XCHG_Alltoall(send, count, type, got, count, type, comm);
+    if (in_place)
+        memcpy(got, send, n * sizeof(int));
+    else
+        memset(got, 0xab, n * sizeof(int));
+    int err = XCHG_Alltoall(in_place ? MPI_IN_PLACE : send, count, type, got, count, type, comm);
     CHECK_MPI(PMPI_Alltoall(send, count, MPI_INT, want, count, MPI_INT, comm));
     int ok = err == MPI_SUCCESS && memcmp(got, want, n * sizeof(int)) == 0;
     free(send);
@@ -345,7 +348,7 @@ static int ialltoallv_call(MPI_Comm comm, int count, int call)
 
 /* Short calls time a visit's samples in a run (online.c): its calls take
  * the fast path where their shape lets them and the normal path elsewhere,
- * and their times are agreed after the last. Three ways to mix them up:
+ * and their times are agreed after the last. Four ways to mix them up:
  *   mixed        rank 0 passes a derived type of one int at every other
  *                alltoall, which its fast path does not take, while the
  *                other ranks' fast paths take them: the ranks time the same
@@ -358,7 +361,10 @@ static int ialltoallv_call(MPI_Comm comm, int count, int call)
  *   nonblocking  blocking alltoallv with a nonblocking one every fourth
  *                call, whose agreement of sizes carries whatever times
  *                wait (a run's, when one just ended) and must not break
- *                the runs around it.
+ *                the runs around it;
+ *   in_place     every third alltoall is MPI_IN_PLACE: the same signature,
+ *                another shape, so the runs' calls change paths (the fast
+ *                path is armed for the shape of the call before).
  * Every blocking signature must be decided, for the forced winner, with
  * the same calls explored on every rank; with `mixed`, the runs' calls must
  * have gone the fast path on the ranks whose shapes let them. */
@@ -372,9 +378,10 @@ static void timed_runs(void)
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
     static const char *const variants[] = {"ranks on different paths",
                                            "two signatures interleaved",
-                                           "alltoallv with nonblocking calls between"};
-    for (int v = 0; v < 3; v++) {
-        int mixed = v == 0, alternating = v == 1, nonblocking = v == 2;
+                                           "alltoallv with nonblocking calls between",
+                                           "MPI_IN_PLACE calls between"};
+    for (int v = 0; v < 4; v++) {
+        int mixed = v == 0, alternating = v == 1, nonblocking = v == 2, in_place = v == 3;
         int signatures = 1 + alternating, ok = 1;
         const char *coll = nonblocking ? "alltoallv" : "alltoall";
         char what[160], detail[160], name[NAME_LEN];
@@ -394,7 +401,8 @@ static void timed_runs(void)
                 ok &= call % 4 == 3 ? ialltoallv_call(comm, 16, call)
                                     : one_call(comm, "alltoallv", 16, call, what);
             else
-                ok &= alltoall_as(comm, alternating && call % 2 ? 64 : 16, type, call);
+                ok &= alltoall_as(comm, alternating && call % 2 ? 64 : 16, type,
+                                  in_place && call % 3 == 1, call);
             unsetenv("XCHG_ONLINE");
             counts_of(comm, &decided, &exploring, &explored);
         }
@@ -403,10 +411,18 @@ static void timed_runs(void)
         check(decided == signatures && exploring == 0, what, detail);
         same_everywhere((long)explored, "timed runs: the same calls explored on every rank");
         unsigned long fast = xchg_online_fast_calls(ctx, XCHG_ALLTOALL);
-        int fast_wanted = mixed && rank != 0 && P > 1;
+        /* mixed: the other ranks' calls; in_place: a third of them, those
+         * after a call of the same shape */
+        int fast_wanted = (mixed && rank != 0 && P > 1) || in_place;
         snprintf(detail, sizeof detail, "%lu of the %d calls that explored took the fast path",
                  fast, call);
-        check(!fast_wanted || fast >= 20, what, detail);
+        check(!fast_wanted || fast >= (unsigned long)(in_place ? call / 5 : 20), what, detail);
+        /* the winner runs at the signature's next blocking call (the last
+         * call may have been a nonblocking alltoallv: a signature of its
+         * own, on the model, whose agreement ended the exploration) */
+        ok = nonblocking ? one_call(comm, "alltoallv", 16, call, what)
+                         : alltoall_as(comm, 16, MPI_INT, 0, call);
+        check(ok, what, "the call after the decision differed from PMPI");
         check_same_choice_on(comm, coll, what, name);
         check(strcmp(name, "mpi") == 0, "timed runs: the forced times decide: mpi", name);
         unsetenv("XCHG_TEST_ONLINE_TIMES");
