@@ -62,7 +62,10 @@ int xchg_call_run(xchg_context *ctx, xchg_args *args, int nonblocking)
     double start = 0;
     if (timed) rc = xchg_online_start(ctx, &start); /* online selection times it */
     if (rc == MPI_SUCCESS) rc = xchg_plan_execute(plan, args);
-    if (rc == MPI_SUCCESS && timed) rc = xchg_online_finish(ctx, args, &plan->choice, start);
+    if (timed) { /* a failed run too: its time is agreed as "none" */
+        int finished = xchg_online_finish(ctx, args, &plan->choice, start, rc);
+        if (rc == MPI_SUCCESS) rc = finished;
+    }
     kind->release(plan);
     return rc;
 }

@@ -95,6 +95,8 @@ xchg_launch(online-explore-mpich-3          mpich   300 "quick;full" NP 3 COMMAN
 # two ranks: one peer, no composed candidate; and P = 1
 xchg_launch(online-explore-openmpi-2        openmpi 120 "full" NP 2 COMMAND $<TARGET_FILE:xchg-online-explore>)
 xchg_launch(online-explore-openmpi-1        openmpi 120 "full" NP 1 COMMAND $<TARGET_FILE:xchg-online-explore>)
+# under the sanitizers at an odd P (the fast path's kept arguments: int64_t arrays after P ints)
+xchg_launch(online-explore-asan-3           sanitizers 300 "full" NP 3 COMMAND $<TARGET_FILE:xchg-online-explore>)
 xchg_launch(online-persist-openmpi  openmpi 120 "quick;full" COMMAND tests/check-online.sh ${build} "${mpirun} -n 4")
 xchg_launch(online-persist-mpich    mpich   300 "quick;full" COMMAND tests/check-online.sh ${build} "${mpirun} -n 3")
 

@@ -431,6 +431,47 @@ static void timed_runs(void)
     CHECK_MPI(MPI_Type_free(&one_int));
 }
 
+/* A candidate whose timed call fails on some rank (the error goes back to
+ * the program; the agreement of times says so on every rank) leaves the
+ * race. Every candidate but `mpi` is forced faster than mpi (2 against
+ * 3 us; 200 against 300) and fails on rank 0 (the test hook's "fail"):
+ * from its warm-up (short calls: timed runs; long calls: one call a
+ * visit), or from the 12th call on, in the middle of the runs. Without
+ * the agreement of failures, rank 0 would leave a candidate that the others
+ * keep measuring (and they would wait for it at a barrier); with nothing
+ * but the others' times, the failing candidates would win. */
+static void failing_candidates(void)
+{
+    static const char *const variants[] = {"short calls, failing from the warm-up",
+                                           "long calls, failing from the warm-up",
+                                           "short calls, failing from the 12th call"};
+    for (int v = 0; v < 3; v++) {
+        char what[160], name[NAME_LEN];
+        snprintf(what, sizeof what, "failing candidates: %s", variants[v]);
+        const char *failing = v == 1 ? "0:mpi=300,*=fail;*:mpi=300,*=200"
+                                     : "0:mpi=3,*=fail;*:mpi=3,*=2";
+        MPI_Comm comm;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+        setenv("XCHG_TEST_ONLINE_TIMES", v == 2 ? "*:mpi=3,*=2" : failing, 1);
+        int decided = 0, exploring, ok = 1, call;
+        unsigned long explored;
+        for (call = 0; call < 2 + 6 * (1 + 40 + 7) && !decided; call++) {
+            if (v == 2 && call == 12) setenv("XCHG_TEST_ONLINE_TIMES", failing, 1);
+            ok &= alltoall_as(comm, 16, MPI_INT, 0, call);
+            counts_of(comm, &decided, &exploring, &explored);
+        }
+        check(ok, what, "a call differed from PMPI");
+        check(decided == 1 && exploring == 0, what, "the signature decided");
+        same_everywhere((long)explored, "failing candidates: the same calls explored everywhere");
+        ok = alltoall_as(comm, 16, MPI_INT, 0, call);
+        check(ok, what, "the call after the decision differed from PMPI");
+        check_same_choice_on(comm, "alltoall", what, name);
+        check(strcmp(name, "mpi") == 0, "failing candidates: the only one left: mpi", name);
+        unsetenv("XCHG_TEST_ONLINE_TIMES");
+        CHECK_MPI(MPI_Comm_free(&comm));
+    }
+}
+
 /* On two ranks (one peer) no composed algorithm is a candidate: forced
  * 10x faster than mpi, it would win if tried. Pairs of ranks of
  * MPI_COMM_WORLD (a rank left over alone: one rank, the same). The
@@ -475,6 +516,7 @@ int main(int argc, char **argv)
     margin();
     short_calls();
     timed_runs();
+    failing_candidates();
     two_ranks_flat_only();
     return online_end();
 }

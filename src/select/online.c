@@ -223,6 +223,7 @@ int xchg_online_start_exploring(xchg_online_signature *s, int keep_incumbent)
     s->samples_wanted = XCHG_ONLINE_SAMPLES;
     s->visit_calls = s->switch_calls = 0;
     s->explore_seconds = 0;
+    s->fastest_warm_up = 0;
     s->ndrift = 0;
     s->run_left = 0;
     memset(s->nsamples, 0, sizeof s->nsamples);

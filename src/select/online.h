@@ -32,12 +32,15 @@ int xchg_online_enabled(int *on);
 int xchg_online_choose(xchg_context *ctx, const xchg_select_input *in, int persistent,
                        const xchg_choice *model, xchg_choice *out);
 
-/* Around a blocking call's run (api.c): xchg_online_start sets *start to
+/* Around a blocking call's run (call.c): xchg_online_start sets *start to
  * MPI_Wtime() when the selection asked for the call to be timed, else 0
  * (a timed call first lines the ranks up: xchg_online_timed_start);
- * xchg_online_finish, after a successful run of `choice`, keeps the time
- * for the agreement of the collective's next blocking call
- * (xchg_online_pending) and arms or disarms the fast path. */
+ * xchg_online_finish, after the run of `choice` (`run_rc`: its result),
+ * keeps the time for the agreement of the collective's next blocking call
+ * (xchg_online_pending) and, after a successful run, arms or disarms the
+ * fast path. A timed call that failed keeps "no time" (online_record.c):
+ * the agreement is made all the same, so a rank whose call failed stays in
+ * step with the others, and a time none of the ranks has is no sample. */
 int xchg_online_start(xchg_context *ctx, double *start);
 
 /* The start of a timed call (exploring, or a decided signature's drift
@@ -45,7 +48,7 @@ int xchg_online_start(xchg_context *ctx, double *start);
  * candidate is timed from the same start on every rank (online.c). */
 int xchg_online_timed_start(xchg_context *ctx, double *start);
 int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
-                       double start);
+                       double start, int run_rc);
 
 /* Whether measured times of `coll` wait to be agreed by the collective's
  * next blocking call (alltoallv, alltoallw: in the agreement of its sizes,

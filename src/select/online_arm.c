@@ -102,8 +102,11 @@ static int keep_args(xchg_online_fast *f, const xchg_args *args)
         !predefined(args->send.type.type) || !predefined(args->recv.type.type))
         return 0;
     size_t p = (size_t)args->size;
-    size_t per_side = p * (2 * sizeof(int64_t) + sizeof(int));
-    size_t need = 2 * per_side + 8;
+    /* each side: offsets and bytes (int64_t), then counts (int); the second
+     * side's int64_t arrays aligned (an odd P left them 4 bytes off) */
+    size_t align = _Alignof(int64_t);
+    size_t per_side = (p * (2 * sizeof(int64_t) + sizeof(int)) + align - 1) / align * align;
+    size_t need = 2 * per_side;
     if (f->kept_size < need) {
         char *mem = realloc(f->kept, need);
         if (!mem) return 0;

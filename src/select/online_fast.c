@@ -119,16 +119,21 @@ static inline int take_decided(xchg_context *ctx, xchg_online_fast *f, xchg_coll
 
 /* A call of a timed run (f->timed): lined up and timed as the normal path
  * times its calls (online.c), its time kept for the run's agreement. */
-static int run_begin(xchg_context *ctx, const xchg_online_fast *f, double *start)
+static int run_begin(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f,
+                     double *start)
 {
     *start = 0;
-    return f->timed ? xchg_online_timed_start(ctx, start) : MPI_SUCCESS;
+    int rc = f->timed ? xchg_online_timed_start(ctx, start) : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS) xchg_online_run_call(ctx, coll, f->sig, XCHG_ONLINE_NO_TIME);
+    return rc;
 }
 
 static void run_end(xchg_context *ctx, xchg_coll coll, const xchg_online_fast *f, double start,
                     int rc)
 {
-    if (f->timed && rc == MPI_SUCCESS) xchg_online_run_call(ctx, coll, f->sig, MPI_Wtime() - start);
+    if (f->timed) /* a failed call too: the run ends on every rank at the same call */
+        xchg_online_run_call(ctx, coll, f->sig,
+                             rc == MPI_SUCCESS ? MPI_Wtime() - start : XCHG_ONLINE_NO_TIME);
 }
 
 /* The first byte a side touches (device.c's first_byte), or NULL. */
@@ -222,7 +227,7 @@ int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *send
     if (is_kept && !kept_on_host(f, sendbuf, recvbuf)) return 0;
     if (f->sig >= 0 && !take_decided(ctx, f, coll)) return 0; /* automatic */
     double start;
-    if ((*rc = run_begin(ctx, f, &start)) != MPI_SUCCESS) return 1;
+    if ((*rc = run_begin(ctx, coll, f, &start)) != MPI_SUCCESS) return 1;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
@@ -262,7 +267,7 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
         m->calls++;
     }
     double start;
-    if ((*rc = run_begin(ctx, f, &start)) != MPI_SUCCESS) return 1;
+    if ((*rc = run_begin(ctx, XCHG_ALLTOALLV, f, &start)) != MPI_SUCCESS) return 1;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else {
@@ -294,7 +299,7 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
         m->calls++;
     }
     double start;
-    if ((*rc = run_begin(ctx, f, &start)) != MPI_SUCCESS) return 1;
+    if ((*rc = run_begin(ctx, XCHG_ALLTOALLW, f, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallw");
@@ -332,7 +337,7 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
         if (!take_decided(ctx, f, XCHG_ALLGATHERV)) return 0;
     }
     double start;
-    if ((*rc = run_begin(ctx, f, &start)) != MPI_SUCCESS) return 1;
+    if ((*rc = run_begin(ctx, XCHG_ALLGATHERV, f, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          ctx->comm);
     if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgatherv");

@@ -10,7 +10,8 @@
  * median of any 5 or more consecutive samples at US); "US^US0" gives the
  * first one US0 (a warm-up call; the calls are counted from the last
  * change of the variable's value, so a test gives a new value before the
- * calls of a new communicator). It is read at every measured call, so a
+ * calls of a new communicator); "fail" reports the call as failed on this
+ * rank (online_record.c: the candidate leaves the race). It is read at every measured call, so a
  * test may change it while running, and force times under which the ranks
  * would each prefer another winner: the decisions must follow the agreed
  * (slowest rank's) times only.
@@ -23,6 +24,9 @@
 #include <string.h>
 
 #include "online_state.h"
+
+#define NOT_GIVEN (-1.0)
+#define FAILS (-2.0) /* "fail" */
 
 /* The forced time of XCHG_TEST_ONLINE_TIMES for this rank and algorithm, in
  * seconds; `measured` when none is given. */
@@ -49,7 +53,7 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
             timed_calls = ++timed[i].calls;
             break;
         }
-    double any_rank = -1, own_rank = -1;
+    double any_rank = NOT_GIVEN, own_rank = NOT_GIVEN;
     int own_found = 0;
     for (const char *group = spec; group && *group; group = strchr(group, ';')) {
         if (*group == ';') group++;
@@ -59,13 +63,18 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
         const char *colon = strchr(group, ':'), *stop = strchr(group, ';');
         if (!colon || (stop && colon > stop)) continue;
         if (!for_all && r != ctx->rank) continue;
-        double given = -1, other = -1;
+        double given = NOT_GIVEN, other = NOT_GIVEN;
         for (const char *item = colon + 1; item && *item && item != stop;) {
             const char *eq = strchr(item, '=');
             if (!eq || (stop && eq > stop)) break;
             size_t len = (size_t)(eq - item);
-            char *after;
-            double us = strtod(eq + 1, &after);
+            char *parsed;
+            double us = strtod(eq + 1, &parsed);
+            const char *after = parsed;
+            if (strncmp(eq + 1, "fail", 4) == 0) {
+                us = FAILS;
+                after = eq + 5;
+            }
             if (*after == '-' && timed_calls % 3 == 0) us = strtod(after + 1, NULL); /* US-US2 */
             if (*after == '^' && timed_calls == 1) us = strtod(after + 1, NULL);     /* US^US0 */
             if (len == 1 && item[0] == '*') other = us;
@@ -74,7 +83,7 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
             if (item && (!stop || item < stop)) item++;
             else break;
         }
-        double t = given >= 0 ? given : other;
+        double t = given != NOT_GIVEN ? given : other;
         if (for_all) any_rank = t;
         else {
             own_rank = t;
@@ -82,6 +91,7 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
         }
     }
     double us = own_found ? own_rank : any_rank;
+    if (us == FAILS) return XCHG_ONLINE_NO_TIME;
     return us >= 0 ? us * 1e-6 : measured;
 }
 

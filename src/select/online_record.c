@@ -16,6 +16,20 @@
 
 /* ---- Recording agreed times (the decision rules: online_decide.c) ----- */
 
+/* A time as the agreement carries it: nanoseconds + 1, and a failed call's
+ * "no time" the largest, so that the maximum over the ranks says on every
+ * rank that the call failed somewhere. */
+#define FAILED_NS INT64_MAX
+
+static int64_t agreed_form(double seconds)
+{
+    return seconds == XCHG_ONLINE_NO_TIME ? FAILED_NS : (int64_t)(seconds * 1e9) + 1;
+}
+
+static int has_time(int64_t max_ns) { return max_ns != FAILED_NS; }
+
+static double seconds_of(int64_t max_ns) { return (double)(max_ns - 1) * 1e-9; }
+
 /* A sample of candidate c, in its current visit (up to samples_wanted). */
 static void take_sample(xchg_online_signature *s, int c, double seconds)
 {
@@ -34,11 +48,33 @@ static void end_visit(const xchg_context *ctx, xchg_online_signature *s)
     if (s->next < 0) xchg_online_decide(ctx, s);
 }
 
-static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double seconds)
+/* The signature a time is of; NULL: evicted since. */
+static xchg_online_signature *signature_of(xchg_context *ctx, int sig, unsigned long id)
 {
     xchg_online *o = ctx->online;
-    if (!o || sig < 0 || sig >= o->count || o->sig[sig].id != id) return MPI_SUCCESS; /* evicted */
-    xchg_online_signature *s = &o->sig[sig];
+    return o && sig >= 0 && sig < o->count && o->sig[sig].id == id ? &o->sig[sig] : NULL;
+}
+
+/* A call of candidate `cand` failed on some rank (the agreed maximum says
+ * so on every rank; the error went back to the program). Exploring: the
+ * candidate leaves the race, its call counted without a time (a candidate
+ * that fails is not tried again, and the others decide). Decided: the
+ * winner's drift sample is none. */
+static void record_failure(const xchg_context *ctx, xchg_online_signature *s, int cand)
+{
+    if (s->state != SIG_EXPLORING) return;
+    int warm_up = s->recorded < s->ncand;
+    if (cand >= 0 && cand < s->ncand) s->dropped[cand] = 1;
+    s->recorded++;
+    if (warm_up && s->recorded == s->ncand)
+        s->samples_wanted = xchg_online_samples_wanted(s->fastest_warm_up);
+    end_visit(ctx, s);
+}
+
+static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double seconds)
+{
+    xchg_online_signature *s = signature_of(ctx, sig, id);
+    if (!s) return MPI_SUCCESS;
     if (s->state == SIG_EXPLORING) {
         /* each candidate's first call warms it up (its plan's first run,
          * cold caches) and is not a sample; the fastest of them sets how
@@ -54,7 +90,7 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
         s->switch_calls += switching;
         if (!warm_up && !switching && cand >= 0 && cand < s->ncand) take_sample(s, cand, seconds);
         if (warm_up && cand >= 0 && cand < s->ncand) s->warm_up[cand] = seconds;
-        if (warm_up && (s->recorded == 0 || seconds < s->fastest_warm_up))
+        if (warm_up && (s->fastest_warm_up <= 0 || seconds < s->fastest_warm_up))
             s->fastest_warm_up = seconds;
         s->recorded++;
         s->explore_seconds += seconds;
@@ -123,16 +159,19 @@ static void arm_pending(xchg_online *o, xchg_coll coll, xchg_online_pending_time
     xchg_online_fast_release(o, coll, 1);
 }
 
+
 void xchg_online_run_call(xchg_context *ctx, xchg_coll coll, int sig, double seconds)
 {
     xchg_online *o = ctx->online;
     xchg_online_signature *s = &o->sig[sig];
     s->run_seconds[s->run_n++] =
-        xchg_online_test_time(ctx, s->cand[s->run_cand].algo->name, seconds);
+        seconds == XCHG_ONLINE_NO_TIME
+            ? seconds
+            : xchg_online_test_time(ctx, s->cand[s->run_cand].algo->name, seconds);
     if (--s->run_left > 0) return;
     xchg_online_pending_time p = {.sig = sig, .id = s->id, .cand = s->run_cand, .run = 1,
                                   .count = s->run_n};
-    for (int j = 0; j < s->run_n; j++) p.ns[j] = (int64_t)(s->run_seconds[j] * 1e9) + 1;
+    for (int j = 0; j < s->run_n; j++) p.ns[j] = agreed_form(s->run_seconds[j]);
     arm_pending(o, coll, &p);
 }
 
@@ -144,22 +183,23 @@ static void measured(xchg_context *ctx, xchg_coll coll, double seconds)
         return;
     }
     const xchg_online_signature *s = &o->sig[o->measuring_sig];
-    seconds = xchg_online_test_time(ctx, s->cand[o->measuring_cand].algo->name, seconds);
+    if (seconds != XCHG_ONLINE_NO_TIME)
+        seconds = xchg_online_test_time(ctx, s->cand[o->measuring_cand].algo->name, seconds);
     xchg_online_pending_time p = {.sig = o->measuring_sig, .id = o->measuring_id,
                                   .cand = o->measuring_cand, .count = 1};
-    p.ns[0] = (int64_t)(seconds * 1e9) + 1; /* > 0: a time is there */
+    p.ns[0] = agreed_form(seconds);
     arm_pending(o, coll, &p);
 }
 
 int xchg_online_finish(xchg_context *ctx, const xchg_args *args, const xchg_choice *choice,
-                       double start)
+                       double start, int run_rc)
 {
     xchg_online *o = ctx->online;
     if (!o) return MPI_SUCCESS;
-    xchg_online_note_call(ctx, args, choice);
+    if (run_rc == MPI_SUCCESS) xchg_online_note_call(ctx, args, choice);
     if (!o->measure_now) return MPI_SUCCESS;
     o->measure_now = 0;
-    measured(ctx, args->coll, MPI_Wtime() - start);
+    measured(ctx, args->coll, run_rc == MPI_SUCCESS ? MPI_Wtime() - start : XCHG_ONLINE_NO_TIME);
     return MPI_SUCCESS;
 }
 
@@ -178,25 +218,29 @@ int xchg_online_pending_ns(const xchg_context *ctx, xchg_coll coll, int64_t *ns)
 
 /* A timed run's agreed times (max_ns, as many as its calls). Exploring: the
  * samples of the visit that its first, untimed call opened (start_run),
- * until the candidate leaves the race or has its samples; then the visit
- * is over. A drift sample: as a single timed call's. */
+ * until the candidate leaves the race (a rule of online_decide.c, or a
+ * failed call) or has its samples; then the visit is over. A drift sample:
+ * as a single timed call's. */
 static int record_run(xchg_context *ctx, const xchg_online_pending_time *p, const int64_t *max_ns)
 {
-    xchg_online *o = ctx->online;
-    xchg_online_signature *s = &o->sig[p->sig];
+    xchg_online_signature *s = signature_of(ctx, p->sig, p->id);
     int rc = MPI_SUCCESS;
-    if (s->id != p->id) return MPI_SUCCESS; /* evicted */
+    if (!s) return MPI_SUCCESS;
     if (s->state != SIG_EXPLORING) {
         for (int j = 0; j < p->count && rc == MPI_SUCCESS; j++)
-            rc = record(ctx, p->sig, p->id, p->cand, (double)(max_ns[j] - 1) * 1e-9);
+            if (has_time(max_ns[j])) rc = record(ctx, p->sig, p->id, p->cand, seconds_of(max_ns[j]));
         return rc;
     }
     int live = 1;
     for (int j = 0; j < p->count; j++) {
-        double seconds = (double)(max_ns[j] - 1) * 1e-9;
+        double seconds = has_time(max_ns[j]) ? seconds_of(max_ns[j]) : 0;
         s->explore_seconds += j == 0 ? 2 * seconds : seconds; /* and the untimed first call */
         s->recorded++;
         s->visit_calls++;
+        if (live && !has_time(max_ns[j])) { /* it failed: out of the race */
+            s->dropped[p->cand] = 1;
+            live = 0;
+        }
         if (!live) continue; /* a call of the run, no longer a sample */
         take_sample(s, p->cand, seconds);
         xchg_online_cut_losers(s);
@@ -215,7 +259,10 @@ int xchg_online_agreed(xchg_context *ctx, xchg_coll coll, const int64_t *max_ns)
     xchg_online_fast_release(o, coll, 1); /* its calls counted before the decision */
     if (p.sig < 0 || p.sig >= o->count) return MPI_SUCCESS;
     if (p.run) return record_run(ctx, &p, max_ns);
-    return record(ctx, p.sig, p.id, p.cand, (double)(max_ns[0] - 1) * 1e-9);
+    if (has_time(max_ns[0])) return record(ctx, p.sig, p.id, p.cand, seconds_of(max_ns[0]));
+    xchg_online_signature *s = signature_of(ctx, p.sig, p.id);
+    if (s) record_failure(ctx, s, p.cand);
+    return MPI_SUCCESS;
 }
 
 int xchg_online_agree_pending(xchg_context *ctx, xchg_coll coll)

@@ -162,7 +162,9 @@ void xchg_online_fast_release(xchg_online *o, xchg_coll coll, int disarm);
 int xchg_online_start_exploring(xchg_online_signature *s, int keep_incumbent);
 
 /* online_record.c: a call of the timed run of o->sig[sig] (a signature the fast
- * path was armed for) took `seconds` on this rank. */
+ * path was armed for) took `seconds` on this rank; XCHG_ONLINE_NO_TIME: it
+ * failed. */
+#define XCHG_ONLINE_NO_TIME (-1.0)
 void xchg_online_run_call(xchg_context *ctx, xchg_coll coll, int sig, double seconds);
 
 /* online_arm.c, for the fast path: whether `sig` (fast_ready's) is an
