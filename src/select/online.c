@@ -105,7 +105,10 @@
  * 1.16-1.28x MPI's own (4 ranks, 1 KiB alltoall).
  * Every decision is computed from agreed times only (and from the number
  * of calls, the same everywhere), so every rank takes the same algorithm
- * whatever its own clock says.
+ * whatever its own clock says. A timed call that fails (its error goes
+ * back to the program) is agreed too, as "failed", the largest value of
+ * the MAX: every rank then takes its candidate out of the race at the same
+ * call (online_record.c).
  *
  * Cost of exploring: at most CANDIDATES (6) x (1 + SAMPLES) = 36 calls, and
  * for calls under 20 us up to 6 x (1 + SAMPLES_MAX + 7) = 288 short ones
