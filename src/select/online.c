@@ -87,7 +87,7 @@
  *              `nonblocking`, which then ran at 2x MPI's own), and `mpi` is
  *              never slower than the MPI library's own;
  *   decided    the winner runs; one call in CHECK_EVERY (128), or in as
- *              many as take CHECK_SECONDS (2 ms) for short calls, opens a
+ *              many as take CHECK_SECONDS (10 ms) for short calls, opens a
  *              timed run of one call, the next (agreed like a visit's).
  *              The median of the last
  *              DRIFT_WINDOW such times explores again (keeping the winner
@@ -122,7 +122,7 @@
  * small allreduce; for alltoallv and alltoallw a few more elements of
  * theirs, which they then make off their schedule), neither of which the
  * reported cost counts. Afterwards one timed call (a barrier, and an
- * agreement at the next call) per CHECK_EVERY calls or 2 ms of them,
+ * agreement at the next call) per CHECK_EVERY calls or 10 ms of them,
  * whichever is more calls. XCHG_VERBOSE=1 prints
  * the exploration's cost (the sum of its calls' times minus as many calls of
  * the winner). In SMPI (docs/results/selection/online/) the 2x cut took the

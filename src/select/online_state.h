@@ -30,7 +30,7 @@ _Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fi
 #define XCHG_ONLINE_SWITCH_SAMPLES 5      /*   of 5 samples at least, */
 #define XCHG_ONLINE_VISIT_WINS 0.8        /*   and faster in 80% of the visits both made */
 #define XCHG_ONLINE_CHECK_EVERY 128       /* a decided signature times 1 call in 128, */
-#define XCHG_ONLINE_CHECK_SECONDS 0.002   /*   or in as many as take 2 ms (short calls), */
+#define XCHG_ONLINE_CHECK_SECONDS 0.010   /*   or in as many as take 10 ms (short calls), */
 #define XCHG_ONLINE_CHECK_MAX 4096        /*   doubling after a re-check that kept it */
 #define XCHG_ONLINE_DRIFT_WINDOW 3        /* the median of the last 3 such times */
 #define XCHG_ONLINE_DRIFT 0.5             /* drifted: 50% above the baseline */
