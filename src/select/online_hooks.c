@@ -97,11 +97,12 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
 
 /* A timed call costs a barrier and an agreement (an allreduce of one
  * int64, or a few more elements in alltoallv's agreement of sizes): on this
- * project's 2-core machine 6.5 us at 4 ranks and 19 us at 8, as much as two
- * 16 B alltoalls. One in every CHECK_SECONDS of calls, and at most one in
- * CHECK_EVERY, it costs under 0.3% of the calls' time there (with 2 ms,
- * the value before, 1.5% at 8 ranks and 16 B: a check every 143 calls of
- * 9 us). XCHG_TEST_ONLINE_CHECK (tests only) sets the interval. */
+ * project's 2-core machine 4-6.5 us at 4 ranks and 18-19 us at 8, as much
+ * as two 16 B alltoalls. One in every CHECK_SECONDS of calls, and at most
+ * one in CHECK_EVERY, it costs at most about 0.3% of the calls' time there
+ * (with 2 ms, the value before, 1.7% at 8 ranks and 16 B: a check every
+ * 132 calls of 9 us; docs/results/selection/online/goal/).
+ * XCHG_TEST_ONLINE_CHECK (tests only) sets the interval. */
 unsigned long xchg_online_check_every(double winner_seconds)
 {
     const char *env = getenv("XCHG_TEST_ONLINE_CHECK");
