@@ -11,10 +11,10 @@
  * first one US0 (a warm-up call; the calls are counted from the last
  * change of the variable's value, so a test gives a new value before the
  * calls of a new communicator); "fail" reports the call as failed on this
- * rank (online_record.c: the candidate leaves the race). It is read at every measured call, so a
- * test may change it while running, and force times under which the ranks
- * would each prefer another winner: the decisions must follow the agreed
- * (slowest rank's) times only.
+ * rank (online_record.c: the candidate leaves the race). It is read at
+ * every measured call, so a test may change it while running, and force
+ * times under which the ranks would each prefer another winner: the
+ * decisions must follow the agreed (slowest rank's) times only.
  *
  * XCHG_TEST_ONLINE_CHECK=N times one decided call in N instead of
  * CHECK_EVERY (or 10 ms of calls), so a drift shows after fewer calls.

@@ -159,7 +159,6 @@ static void arm_pending(xchg_online *o, xchg_coll coll, xchg_online_pending_time
     xchg_online_fast_release(o, coll, 1);
 }
 
-
 void xchg_online_run_call(xchg_context *ctx, xchg_coll coll, int sig, double seconds)
 {
     xchg_online *o = ctx->online;
