@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/hot.h"
 #include "select/online.h"
+#include "select/online_fast.h" /* alltoall's and allgather's front, inline */
 #include "select/select.h"
 #include "xchg.h"
 

@@ -36,12 +36,7 @@ static atomic_int keyvals_ready; /* the keyvals exist: a call need not take the 
  * lookup, the largest part of the path around a small `mpi` call). Valid
  * while no context went away since (`generation`): a communicator freed and
  * its handle reused for another is looked up again. */
-static atomic_uint context_generation;
-static _Thread_local struct {
-    MPI_Comm comm;
-    xchg_context *ctx;
-    unsigned generation;
-} last_found;
+_Thread_local xchg_found_context xchg_last_found; /* context.h */
 
 static void unlink_live(xchg_context *ctx)
 {
@@ -64,7 +59,7 @@ static void link_live(xchg_context *ctx)
 
 static void context_destroy(xchg_context *ctx)
 {
-    atomic_fetch_add_explicit(&context_generation, 1, memory_order_acq_rel); /* last_found */
+    atomic_fetch_add_explicit(&xchg_counters.context_generation, 1, memory_order_acq_rel); /* xchg_last_found */
     /* MPI lets a program free a communicator with calls still in flight;
      * they complete first (progress, as MPI's own would). */
     if (!ctx->is_inner) xchg_task_drain(ctx);
@@ -87,7 +82,7 @@ static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
     xchg_context *ctx = value;
     /* the handle may come back for another communicator while a request
      * still holds this context: no thread may find it by the handle */
-    atomic_fetch_add_explicit(&context_generation, 1, memory_order_acq_rel);
+    atomic_fetch_add_explicit(&xchg_counters.context_generation, 1, memory_order_acq_rel);
     pthread_mutex_lock(&shared_lock);
     ctx->user_freed = 1;
     int held = ctx->holds > 0 && !finalizing;
@@ -191,13 +186,13 @@ static int find_or_create(MPI_Comm user_comm, xchg_context **out)
     int rc, found = 0;
     xchg_context *ctx = NULL;
     if (user_comm == MPI_COMM_NULL) return xchg_error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
-    unsigned generation = atomic_load_explicit(&context_generation, memory_order_acquire);
+    unsigned generation = atomic_load_explicit(&xchg_counters.context_generation, memory_order_acquire);
     XCHG_CHECK(ensure_keyvals());
     XCHG_CHECK(MPI_Comm_get_attr(user_comm, context_keyval, &ctx, &found));
     if (found) {
-        last_found.comm = user_comm;
-        last_found.ctx = ctx;
-        last_found.generation = generation;
+        xchg_last_found.comm = user_comm;
+        xchg_last_found.ctx = ctx;
+        xchg_last_found.generation = generation;
         *out = ctx;
         return MPI_SUCCESS;
     }
@@ -245,28 +240,15 @@ fail:
     return rc;
 }
 
-/* The context this thread found last, if it is user_comm's (never
- * MPI_COMM_NULL's: that one is never found). */
-static inline int found_last(MPI_Comm user_comm, xchg_context **out)
-{
-    *out = last_found.ctx;
-    return *out && last_found.comm == user_comm &&
-           last_found.generation ==
-               atomic_load_explicit(&context_generation, memory_order_acquire);
-}
-
 int xchg_context_get_nonblocking(MPI_Comm user_comm, xchg_context **out)
 {
     xchg_progress(); /* every xchg call advances the outstanding tasks */
-    if (found_last(user_comm, out)) return MPI_SUCCESS;
+    if (xchg_context_found_last(user_comm, out)) return MPI_SUCCESS;
     return find_or_create(user_comm, out);
 }
 
-XCHG_HOT
-int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
+int xchg_context_find(MPI_Comm user_comm, xchg_context **out)
 {
-    xchg_progress();
-    if (found_last(user_comm, out) && (*out)->ready) return MPI_SUCCESS;
     int rc = find_or_create(user_comm, out);
     if (rc != MPI_SUCCESS || (*out)->ready) return rc;
     xchg_task_drain(*out); /* a nonblocking first call may be finishing it */

@@ -22,6 +22,7 @@
 #include "plan.h"
 #include "registry.h"
 #include "topology.h"
+#include "task.h" /* xchg_progress */
 #include "wait.h" /* what algorithms wait through */
 #include "../select/inputs.h"
 #include "../select/select_state.h"
@@ -97,9 +98,40 @@ typedef struct xchg_context {
 void xchg_context_hold(xchg_context *ctx);
 void xchg_context_release(xchg_context *ctx);
 
+/* The context a thread found last (context.c), so that a program calling on
+ * one communicator again skips the attribute lookup (MPI_Comm_get_attr: a
+ * hash lookup, the largest part of the path around a small `mpi` call).
+ * Valid while no context went away since (`generation`, hot.h's
+ * xchg_counters): a communicator freed and its handle reused for another
+ * is looked up again. */
+typedef struct xchg_found_context {
+    MPI_Comm comm;
+    xchg_context *ctx;
+    unsigned generation;
+} xchg_found_context;
+extern _Thread_local xchg_found_context xchg_last_found;
+
+/* The context this thread found last, if it is user_comm's (never
+ * MPI_COMM_NULL's: that one is never found). */
+static inline int xchg_context_found_last(MPI_Comm user_comm, xchg_context **out)
+{
+    *out = xchg_last_found.ctx;
+    return *out && xchg_last_found.comm == user_comm &&
+           xchg_last_found.generation ==
+               atomic_load_explicit(&xchg_counters.context_generation, memory_order_acquire);
+}
+
 /* The context of `user_comm`, created on first use and ready (collective
- * on first use). */
-int xchg_context_get(MPI_Comm user_comm, xchg_context **ctx);
+ * on first use). Inline up to the thread's last context, which a program
+ * calling on one communicator finds at every call (a call costs no function
+ * of its own there); xchg_context_find does the rest. */
+int xchg_context_find(MPI_Comm user_comm, xchg_context **ctx);
+static XCHG_INLINE_PATH int xchg_context_get(MPI_Comm user_comm, xchg_context **out)
+{
+    xchg_progress(); /* every xchg call advances the outstanding tasks */
+    if (xchg_context_found_last(user_comm, out) && (*out)->ready) return MPI_SUCCESS;
+    return xchg_context_find(user_comm, out);
+}
 
 /* For a nonblocking call: the context, created on first use without
  * waiting for other ranks (its duplicate comes from MPI_Comm_idup); the

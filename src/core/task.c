@@ -56,7 +56,7 @@ struct xchg_task {
 
 static pthread_mutex_t engine = PTHREAD_MUTEX_INITIALIZER;
 static xchg_task *all_head, *all_tail;
-atomic_int xchg_tasks_not_done; /* tasks not yet done (task.h) */
+xchg_call_counters xchg_counters; /* tasks not yet done, contexts gone (hot.h) */
 static xchg_task *finished;     /* detached tasks completed, not yet freed */
 static XCHG_PER_THREAD xchg_task *running_task;
 
@@ -109,7 +109,7 @@ static void resume(xchg_task *task)
             if (!ctx->task_head) ctx->task_tail = NULL;
             ctx->tasks_queued--;
         }
-        atomic_fetch_sub_explicit(&xchg_tasks_not_done, 1, memory_order_release);
+        atomic_fetch_sub_explicit(&xchg_counters.tasks_not_done, 1, memory_order_release);
         if (task->detached) { /* nobody waits: finish_detached frees it */
             unlink_all(task);
             task->next_finished = finished;
@@ -170,7 +170,7 @@ int xchg_task_start(xchg_context *ctx, xchg_task_body body, void *arg, xchg_task
     else ctx->task_head = task;
     ctx->task_tail = task;
     ctx->tasks_queued++;
-    atomic_fetch_add_explicit(&xchg_tasks_not_done, 1, memory_order_release);
+    atomic_fetch_add_explicit(&xchg_counters.tasks_not_done, 1, memory_order_release);
     if (ctx->task_head == task && !running_task) resume(task);
     pthread_mutex_unlock(&engine);
     *out = task;

@@ -29,6 +29,8 @@
 
 #include <stdatomic.h>
 
+#include "hot.h"
+
 struct xchg_context;
 
 typedef struct xchg_task xchg_task;
@@ -60,15 +62,11 @@ void xchg_task_detach(xchg_task *task, xchg_task_done done, void *arg);
  * ones included). */
 void xchg_task_drain_all(void);
 
-/* Tasks of this process not yet done (task.c's count; read it through
- * xchg_tasks_outstanding). */
-extern atomic_int xchg_tasks_not_done;
-
-/* Whether any task of this process is outstanding: one atomic load, inline
- * (every xchg call asks). */
+/* Whether any task of this process is outstanding: one atomic load of
+ * task.c's count (hot.h's xchg_counters), inline (every xchg call asks). */
 static inline int xchg_tasks_outstanding(void)
 {
-    return atomic_load_explicit(&xchg_tasks_not_done, memory_order_acquire) > 0;
+    return atomic_load_explicit(&xchg_counters.tasks_not_done, memory_order_acquire) > 0;
 }
 
 /* Advance every outstanding task once (see above); xchg_progress returns at

@@ -73,15 +73,8 @@ int xchg_online_agree_pending(xchg_context *ctx, xchg_coll coll);
  * or an explicit choice), the next calls of the same shape go to the MPI
  * library directly: no normalization, no selection, no plan (online_fast.c
  * says when). Returns 1 when it took the call (its result in *rc), 0 when
- * the normal path must run. */
-int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *sendbuf,
-                             int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                             MPI_Datatype recvtype, int *rc);
-int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int *sendcounts,
-                               const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
-                               const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
-                               int *rc);
-
+ * the normal path must run. alltoall's, allgather's and alltoallv's are
+ * inline: online_fast.h. */
 int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int *sendcounts,
                                const int *sdispls, const MPI_Datatype *sendtypes, void *recvbuf,
                                const int *recvcounts, const int *rdispls,

@@ -77,7 +77,7 @@
 #include "../core/hot.h"
 #include "../core/plan.h"
 #include "online.h"
-#include "online_state.h"
+#include "online_fast.h"
 #include "select.h"
 #include "tuning.h"
 
@@ -95,26 +95,12 @@ _Static_assert(offsetof(xchg_context, online_clock) + sizeof(unsigned long) <= 6
  * a rank whose call goes the normal path then must not be left waiting at
  * the others' barrier. A run's calls are few: the lookups cost nothing
  * beside the barrier. */
-static int run_still_automatic(xchg_coll coll)
+int xchg_online_run_still_automatic(xchg_coll coll)
 {
     int on;
     const char *env = getenv(xchg_select_env_name(coll));
     return xchg_online_enabled(&on) == MPI_SUCCESS && on && !(env && *env) &&
            (!xchg_coll_is_v(coll) || xchg_online_agree_sampled());
-}
-
-/* A call of the signature behind f (sig >= 0): decided, the path takes it
- * unless the signature is due for a drift sample or for exploring again,
- * which the normal path does (xchg_online_choose's schedule); in a timed
- * run, while the run has calls left. Counted into the signature later
- * (xchg_online_fast_release), so that a call reads only f's first line. */
-static inline int take_decided(xchg_context *ctx, xchg_online_fast *f, xchg_coll coll)
-{
-    if (!f->calls_left || (f->timed && !run_still_automatic(coll))) return 0;
-    f->calls_left--;
-    f->calls++;
-    f->last_use = ++ctx->online_clock;
-    return 1;
 }
 
 /* A call of a timed run (f->timed): lined up and timed as the normal path
@@ -174,12 +160,8 @@ unsigned long xchg_online_fast_calls(const xchg_context *ctx, xchg_coll coll)
     return ctx->online ? ctx->online->fast[coll].fast_calls : 0;
 }
 
-static inline void account(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f)
+void xchg_online_account_mpi(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f)
 {
-    f->fast_calls++;
-    /* another choice: xchg_plan_execute accounted it; `mpi`: said so
-     * already, unless a call ran a plan since (ctx's first line only) */
-    if (!f->is_mpi || f->accounted == ctx->accounted_calls) return;
     ctx->phases.count = 0; /* mpi reports no phases */
     ctx->last[coll] = f->choice;
     ctx->has_last[coll] = 1;
@@ -187,7 +169,7 @@ static inline void account(xchg_context *ctx, xchg_coll coll, xchg_online_fast *
     f->accounted = ctx->accounted_calls;
 }
 
-static int library_error(int rc, const char *call)
+int xchg_online_library_error(int rc, const char *call)
 {
     char text[MPI_MAX_ERROR_STRING] = "";
     int len = 0;
@@ -210,62 +192,45 @@ static int same_v_shape(const xchg_args *a, const int *sendcounts, const int *sd
     return 1;
 }
 
-XCHG_HOT
-int xchg_online_fast_uniform(xchg_context *ctx, xchg_coll coll, const void *sendbuf,
-                             int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                             MPI_Datatype recvtype, int *rc)
+/* alltoall, allgather after the front's checks (online_fast.h): a kept
+ * choice, or a timed run's call. */
+int xchg_online_fast_uniform_rest(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f,
+                                  const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int *rc)
 {
-    xchg_online *o = ctx->online;
-    if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
-    xchg_online_fast *f = &o->fast[coll];
-    int in_place = sendbuf == MPI_IN_PLACE;
-    if (!f->armed || f->in_place != in_place || f->recvcount != recvcount ||
-        f->recvtype != recvtype || !recvbuf ||
-        (!in_place && (f->sendcount != sendcount || f->sendtype != sendtype || !sendbuf)))
-        return 0;
     int is_kept = !f->is_mpi;
     if (is_kept && !kept_on_host(f, sendbuf, recvbuf)) return 0;
-    if (f->sig >= 0 && !take_decided(ctx, f, coll)) return 0; /* automatic */
+    if (f->sig >= 0 && !xchg_online_take_decided(ctx, f, coll)) return 0; /* automatic */
     double start;
     if ((*rc = run_begin(ctx, coll, f, &start)) != MPI_SUCCESS) return 1;
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
         *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
-        if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoall");
+        if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Alltoall");
     } else {
         *rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
-        if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgather");
+        if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Allgather");
     }
     run_end(ctx, coll, f, start, *rc);
-    account(ctx, coll, f);
+    xchg_online_account(ctx, coll, f);
     return 1;
 }
 
-XCHG_HOT
-int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int *sendcounts,
-                               const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
-                               const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
-                               int *rc)
+/* alltoallv after the front's checks (online_fast.h): a kept choice, or a
+ * timed run's call. */
+int xchg_online_fast_alltoallv_rest(xchg_context *ctx, xchg_online_fast *f, const void *sendbuf,
+                                    const int *sendcounts, const int *sdispls,
+                                    MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                                    const int *rdispls, MPI_Datatype recvtype, int *rc)
 {
-    xchg_online *o = ctx->online;
-    if (!o || ctx->task_head) return 0; /* tasks first, in MPI's order */
-    xchg_online_fast *f = &o->fast[XCHG_ALLTOALLV];
-    int in_place = sendbuf == MPI_IN_PLACE;
-    if (!f->armed || f->in_place != in_place || !recvbuf || !recvcounts || !rdispls ||
-        (!in_place && (!sendbuf || !sendcounts || !sdispls)))
-        return 0;
     int is_kept = !f->is_mpi;
     if (is_kept && (!same_v_shape(&f->args, sendcounts, sdispls, sendtype, recvcounts, rdispls,
                                   recvtype) ||
                     !kept_on_host(f, sendbuf, recvbuf)))
         return 0;
-    if (!xchg_online_is_explicit(f->sig)) { /* automatic: only between agreements */
-        xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLV];
-        if (o->pending[XCHG_ALLTOALLV].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!take_decided(ctx, f, XCHG_ALLTOALLV)) return 0;
-        m->calls++;
-    }
+    if (!xchg_online_is_explicit(f->sig) && !xchg_online_v_decided(ctx, f, XCHG_ALLTOALLV))
+        return 0; /* automatic: only between agreements */
     double start;
     if ((*rc = run_begin(ctx, XCHG_ALLTOALLV, f, &start)) != MPI_SUCCESS) return 1;
     if (is_kept) {
@@ -273,10 +238,10 @@ int xchg_online_fast_alltoallv(xchg_context *ctx, const void *sendbuf, const int
     } else {
         *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                             recvtype, ctx->comm);
-        if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallv");
+        if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Alltoallv");
     }
     run_end(ctx, XCHG_ALLTOALLV, f, start, *rc);
-    account(ctx, XCHG_ALLTOALLV, f);
+    xchg_online_account(ctx, XCHG_ALLTOALLV, f);
     return 1;
 }
 
@@ -292,19 +257,15 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
     if (!f->armed || sendbuf == MPI_IN_PLACE || !sendbuf || !sendcounts || !sdispls ||
         !sendtypes || !recvbuf || !recvcounts || !rdispls || !recvtypes)
         return 0;
-    if (!xchg_online_is_explicit(f->sig)) { /* automatic: only between agreements */
-        xchg_select_memory *m = &ctx->selection.memory[XCHG_ALLTOALLW];
-        if (o->pending[XCHG_ALLTOALLW].armed || xchg_select_sampled_agrees_at(m->calls)) return 0;
-        if (!take_decided(ctx, f, XCHG_ALLTOALLW)) return 0;
-        m->calls++;
-    }
+    if (!xchg_online_is_explicit(f->sig) && !xchg_online_v_decided(ctx, f, XCHG_ALLTOALLW))
+        return 0; /* automatic: only between agreements */
     double start;
     if ((*rc = run_begin(ctx, XCHG_ALLTOALLW, f, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, ctx->comm);
-    if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Alltoallw");
+    if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Alltoallw");
     run_end(ctx, XCHG_ALLTOALLW, f, start, *rc);
-    account(ctx, XCHG_ALLTOALLW, f);
+    xchg_online_account(ctx, XCHG_ALLTOALLW, f);
     return 1;
 }
 
@@ -334,14 +295,14 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
                 xchg_tuning_lookup(&in, &tuned) != MPI_SUCCESS || tuned)
                 return 0;
         }
-        if (!take_decided(ctx, f, XCHG_ALLGATHERV)) return 0;
+        if (!xchg_online_take_decided(ctx, f, XCHG_ALLGATHERV)) return 0;
     }
     double start;
     if ((*rc = run_begin(ctx, XCHG_ALLGATHERV, f, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          ctx->comm);
-    if (*rc != MPI_SUCCESS) *rc = library_error(*rc, "MPI_Allgatherv");
+    if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Allgatherv");
     run_end(ctx, XCHG_ALLGATHERV, f, start, *rc);
-    account(ctx, XCHG_ALLGATHERV, f);
+    xchg_online_account(ctx, XCHG_ALLGATHERV, f);
     return 1;
 }

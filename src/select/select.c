@@ -287,14 +287,6 @@ static int agree_mode_of_env(agree_mode *mode)
     return MPI_SUCCESS;
 }
 
-/* Whether blocking call number n (from 0) agrees under the sampled schedule:
- * 0 and the powers of 4 up to 256, then the multiples of 1024. */
-int xchg_select_sampled_agrees_at(unsigned long n)
-{
-    /* 0x155: the bits of 1, 4, 16, 64 and 256 (a power of two there) */
-    return n % 1024 == 0 || (n <= 256 && (n & (n - 1)) == 0 && (n & 0x155));
-}
-
 /* alltoallv, alltoallw: the busiest rank's mean block, the largest block
  * and the most non-empty peers of a rank, agreed into *in; and online
  * selection's measured times of earlier calls when some are pending
