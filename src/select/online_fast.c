@@ -1,5 +1,8 @@
 /*
- * The fast path of blocking calls whose choice is decided (online.h).
+ * The fast path of blocking calls whose choice is decided (online.h). The
+ * front of alltoall's, allgather's and alltoallv's, with their untimed
+ * `mpi` case, is inline in their entry points (online_fast.h); here the
+ * rest: kept choices, timed runs, alltoallw and allgatherv.
  *
  * The normal path of a call costs, around the MPI library's collective, the
  * normalization of its arguments into per-peer arrays (allocated and freed),
