@@ -31,11 +31,7 @@ static int finalizing; /* at_finalize runs: contexts go whatever holds them */
 static MPI_Comm self_comm = MPI_COMM_NULL; /* xchg_self_comm */
 static atomic_int keyvals_ready; /* the keyvals exist: a call need not take the lock */
 
-/* The context a thread found last, so that a program calling on one
- * communicator again skips the attribute lookup (MPI_Comm_get_attr: a hash
- * lookup, the largest part of the path around a small `mpi` call). Valid
- * while no context went away since (`generation`): a communicator freed and
- * its handle reused for another is looked up again. */
+/* The context a thread found last (context.h: why, and when it is valid). */
 _Thread_local xchg_found_context xchg_last_found; /* context.h */
 
 static void unlink_live(xchg_context *ctx)
@@ -59,7 +55,8 @@ static void link_live(xchg_context *ctx)
 
 static void context_destroy(xchg_context *ctx)
 {
-    atomic_fetch_add_explicit(&xchg_counters.context_generation, 1, memory_order_acq_rel); /* xchg_last_found */
+    /* no thread finds it through xchg_last_found any more */
+    atomic_fetch_add_explicit(&xchg_counters.context_generation, 1, memory_order_acq_rel);
     /* MPI lets a program free a communicator with calls still in flight;
      * they complete first (progress, as MPI's own would). */
     if (!ctx->is_inner) xchg_task_drain(ctx);
@@ -186,7 +183,8 @@ static int find_or_create(MPI_Comm user_comm, xchg_context **out)
     int rc, found = 0;
     xchg_context *ctx = NULL;
     if (user_comm == MPI_COMM_NULL) return xchg_error(MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
-    unsigned generation = atomic_load_explicit(&xchg_counters.context_generation, memory_order_acquire);
+    unsigned generation =
+        atomic_load_explicit(&xchg_counters.context_generation, memory_order_acquire);
     XCHG_CHECK(ensure_keyvals());
     XCHG_CHECK(MPI_Comm_get_attr(user_comm, context_keyval, &ctx, &found));
     if (found) {

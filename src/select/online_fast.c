@@ -287,7 +287,8 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
         return 0;
     if (!xchg_online_is_explicit(f->sig)) { /* the sizes decide: the same inputs of selection */
         xchg_select_input in = xchg_select_input_of(ctx, XCHG_ALLGATHERV, 0);
-        xchg_online_allgatherv_sizes(recvcounts, ctx->size, f->recv_type_size, &in.bytes, &in.max_block_bytes);
+        xchg_online_allgatherv_sizes(recvcounts, ctx->size, f->recv_type_size, &in.bytes,
+                                     &in.max_block_bytes);
         if (f->sig == FAST_AUTOMATIC) { /* a tuning rule: the same sizes */
             if (in.bytes != f->bytes || in.max_block_bytes != f->max_block_bytes) return 0;
         } else {

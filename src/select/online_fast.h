@@ -9,9 +9,9 @@
  * context (besides the context lookup's, context.h). A kept choice's plan
  * and a timed run's calls continue in online_fast.c. On this project's
  * 2-core machine (4 ranks, 2 per core, where a rank finds its caches partly
- * the other's) the same path out of line made MPI's own alltoall through
- * xchg 1.024-1.031x the direct call, a bare wrapper 1.002x
- * (docs/results/selection/online/goal/, "The path").
+ * the other's) the path out of line made MPI's own alltoall through xchg
+ * 1.022-1.026x the direct call, inline 1.016-1.018x, where a bare wrapper
+ * reads 1.001-1.004x (docs/results/selection/online/goal/, "The path").
  */
 #ifndef XCHG_SELECT_ONLINE_FAST_H
 #define XCHG_SELECT_ONLINE_FAST_H
@@ -30,7 +30,7 @@ int xchg_online_run_still_automatic(xchg_coll coll);
  * run, while the run has calls left. Counted into the signature later
  * (xchg_online_fast_release), so that a call reads only f's first line. */
 static XCHG_INLINE_PATH int xchg_online_take_decided(xchg_context *ctx, xchg_online_fast *f,
-                                           xchg_coll coll)
+                                                     xchg_coll coll)
 {
     if (!f->calls_left || (f->timed && !xchg_online_run_still_automatic(coll))) return 0;
     f->calls_left--;
@@ -58,7 +58,8 @@ static XCHG_INLINE_PATH int xchg_online_v_decided(xchg_context *ctx, xchg_online
  * XCHG_Comm_get_algorithm reads) unless it still says so, that is unless a
  * call ran a plan since (another choice: xchg_plan_execute accounted it). */
 void xchg_online_account_mpi(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f);
-static XCHG_INLINE_PATH void xchg_online_account(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f)
+static XCHG_INLINE_PATH void xchg_online_account(xchg_context *ctx, xchg_coll coll,
+                                                  xchg_online_fast *f)
 {
     f->fast_calls++;
     if (f->is_mpi && f->accounted != ctx->accounted_calls) xchg_online_account_mpi(ctx, coll, f);

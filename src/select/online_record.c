@@ -227,7 +227,8 @@ static int record_run(xchg_context *ctx, const xchg_online_pending_time *p, cons
     if (!s) return MPI_SUCCESS;
     if (s->state != SIG_EXPLORING) {
         for (int j = 0; j < p->count && rc == MPI_SUCCESS; j++)
-            if (has_time(max_ns[j])) rc = record(ctx, p->sig, p->id, p->cand, seconds_of(max_ns[j]));
+            if (has_time(max_ns[j]))
+                rc = record(ctx, p->sig, p->id, p->cand, seconds_of(max_ns[j]));
         return rc;
     }
     int live = 1;
