@@ -55,6 +55,14 @@ static xchg_online_signature *signature_of(xchg_context *ctx, int sig, unsigned 
     return o && sig >= 0 && sig < o->count && o->sig[sig].id == id ? &o->sig[sig] : NULL;
 }
 
+/* One more exploring call; the last of the warm-up round (one call of each
+ * candidate) sets how many samples a candidate takes, from the fastest. */
+static void count_exploring_call(xchg_online_signature *s)
+{
+    if (++s->recorded == s->ncand)
+        s->samples_wanted = xchg_online_samples_wanted(s->fastest_warm_up);
+}
+
 /* A call of candidate `cand` failed on some rank (the agreed maximum says
  * so on every rank; the error went back to the program). Exploring: the
  * candidate leaves the race, its call counted without a time (a candidate
@@ -63,11 +71,8 @@ static xchg_online_signature *signature_of(xchg_context *ctx, int sig, unsigned 
 static void record_failure(const xchg_context *ctx, xchg_online_signature *s, int cand)
 {
     if (s->state != SIG_EXPLORING) return;
-    int warm_up = s->recorded < s->ncand;
     if (cand >= 0 && cand < s->ncand) s->dropped[cand] = 1;
-    s->recorded++;
-    if (warm_up && s->recorded == s->ncand)
-        s->samples_wanted = xchg_online_samples_wanted(s->fastest_warm_up);
+    count_exploring_call(s);
     end_visit(ctx, s);
 }
 
@@ -92,10 +97,8 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
         if (warm_up && cand >= 0 && cand < s->ncand) s->warm_up[cand] = seconds;
         if (warm_up && (s->fastest_warm_up <= 0 || seconds < s->fastest_warm_up))
             s->fastest_warm_up = seconds;
-        s->recorded++;
+        count_exploring_call(s);
         s->explore_seconds += seconds;
-        if (warm_up && s->recorded == s->ncand)
-            s->samples_wanted = xchg_online_samples_wanted(s->fastest_warm_up);
         if (!warm_up && !switching) xchg_online_cut_losers(s);
         int more = !warm_up && s->visit_calls < visit + (visit > 1) && !s->dropped[cand] &&
                    xchg_online_unsettled(s, cand);

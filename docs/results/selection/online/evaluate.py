@@ -135,9 +135,8 @@ def smpi():
     print(summary)
 
 
-def fill_readme(parts):
-    """Replace README.md's text between <!-- NAME --> and <!-- /NAME -->."""
-    path = os.path.join(HERE, "README.md")
+def fill_readme(parts, path=os.path.join(HERE, "README.md")):
+    """Replace the README's text between <!-- NAME --> and <!-- /NAME -->."""
     with open(path) as f:
         text = f.read()
     for name, body in parts.items():

@@ -12,6 +12,11 @@
 
 #define BLOCKS 20
 #define CALLS 1000
+#define CHECK(call)                                                                              \
+    do {                                                                                         \
+        int rc_ = (call);                                                                        \
+        if (rc_ != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, rc_);                                   \
+    } while (0)
 
 static int by_value(const void *a, const void *b)
 {
@@ -21,26 +26,27 @@ static int by_value(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    CHECK(MPI_Init(&argc, &argv));
     int P, rank, size = argc > 1 ? atoi(argv[1]) : 16;
-    MPI_Comm_size(MPI_COMM_WORLD, &P);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    char *send = calloc((size_t)P * size, 1), *recv = calloc((size_t)P * size, 1);
+    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    char *send = calloc((size_t)P * size + 1, 1), *recv = calloc((size_t)P * size + 1, 1);
+    if (!send || !recv) MPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
     double seconds[3][BLOCKS];
     long long mine = rank, largest;
     for (int block = 0; block <= BLOCKS; block++)
         for (int kind = 0; kind < 3; kind++) {
-            MPI_Barrier(MPI_COMM_WORLD);
+            CHECK(MPI_Barrier(MPI_COMM_WORLD));
             double start = MPI_Wtime();
             for (int i = 0; i < CALLS; i++)
                 if (kind == 0)
-                    MPI_Alltoall(send, size, MPI_BYTE, recv, size, MPI_BYTE, MPI_COMM_WORLD);
+                    CHECK(MPI_Alltoall(send, size, MPI_BYTE, recv, size, MPI_BYTE, MPI_COMM_WORLD));
                 else if (kind == 1)
-                    MPI_Barrier(MPI_COMM_WORLD);
+                    CHECK(MPI_Barrier(MPI_COMM_WORLD));
                 else
-                    MPI_Allreduce(&mine, &largest, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+                    CHECK(MPI_Allreduce(&mine, &largest, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD));
             double mean = (MPI_Wtime() - start) / CALLS, slowest;
-            MPI_Allreduce(&mean, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            CHECK(MPI_Allreduce(&mean, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
             if (block > 0) seconds[kind][block - 1] = slowest;
         }
     for (int kind = 0; kind < 3; kind++) qsort(seconds[kind], BLOCKS, sizeof(double), by_value);
@@ -49,6 +55,6 @@ int main(int argc, char **argv)
                seconds[1][BLOCKS / 2] * 1e6, seconds[2][BLOCKS / 2] * 1e6);
     free(send);
     free(recv);
-    MPI_Finalize();
+    CHECK(MPI_Finalize());
     return 0;
 }

@@ -14,12 +14,15 @@ import csv
 import os
 import random
 import statistics
+import sys
 
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from evaluate import fill_readme  # noqa: E402  (../evaluate.py)
 GOAL, WITHIN = 1.02, 1.05
 COLLS = ["alltoallv", "alltoall", "allgather"]
 
@@ -136,15 +139,7 @@ def main():
     text = markdown(table)
     with open(os.path.join(HERE, "goal.md"), "w") as f:
         f.write(text)
-    readme = os.path.join(HERE, "README.md")
-    if os.path.exists(readme):
-        with open(readme) as f:
-            old = f.read()
-        start, end = "<!-- goal table -->\n", "<!-- /goal table -->"
-        if start in old and end in old:
-            head, rest = old.split(start, 1)
-            with open(readme, "w") as f:
-                f.write(head + start + text + end + rest.split(end, 1)[1])
+    fill_readme({"goal table": text.rstrip()}, os.path.join(HERE, "README.md"))
     plot(table)
     print(text.splitlines()[0])
 
