@@ -439,36 +439,42 @@ static void timed_runs(void)
  * visit), or from the 12th call on, in the middle of the runs. Without
  * the agreement of failures, rank 0 would leave a candidate that the others
  * keep measuring (and they would wait for it at a barrier); with nothing
- * but the others' times, the failing candidates would win. */
+ * but the others' times, the failing candidates would win. Every blocking
+ * collective: alltoall and allgather agree a time in an allreduce of their
+ * own, alltoallv, alltoallw and allgatherv in the agreement of sizes
+ * (select.c), where a failure rides in the same MAX. */
 static void failing_candidates(void)
 {
     static const char *const variants[] = {"short calls, failing from the warm-up",
                                            "long calls, failing from the warm-up",
                                            "short calls, failing from the 12th call"};
-    for (int v = 0; v < 3; v++) {
-        char what[160], name[NAME_LEN];
-        snprintf(what, sizeof what, "failing candidates: %s", variants[v]);
-        const char *failing = v == 1 ? "0:mpi=300,*=fail;*:mpi=300,*=200"
-                                     : "0:mpi=3,*=fail;*:mpi=3,*=2";
-        MPI_Comm comm;
-        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
-        setenv("XCHG_TEST_ONLINE_TIMES", v == 2 ? "*:mpi=3,*=2" : failing, 1);
-        int decided = 0, exploring, ok = 1, call;
-        unsigned long explored;
-        for (call = 0; call < 2 + 6 * (1 + 40 + 7) && !decided; call++) {
-            if (v == 2 && call == 12) setenv("XCHG_TEST_ONLINE_TIMES", failing, 1);
-            ok &= alltoall_as(comm, 16, MPI_INT, 0, call);
-            counts_of(comm, &decided, &exploring, &explored);
+    for (int c = 0; c < NCOLLS; c++) {
+        for (int v = 0; v < 3; v++) {
+            char what[160], name[NAME_LEN];
+            snprintf(what, sizeof what, "failing candidates: %s, %s", colls[c], variants[v]);
+            const char *failing = v == 1 ? "0:mpi=300,*=fail;*:mpi=300,*=200"
+                                         : "0:mpi=3,*=fail;*:mpi=3,*=2";
+            MPI_Comm comm;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            setenv("XCHG_TEST_ONLINE_TIMES", v == 2 ? "*:mpi=3,*=2" : failing, 1);
+            int decided = 0, exploring, ok = 1, call;
+            unsigned long explored;
+            for (call = 0; call < 2 + 6 * (1 + 40 + 7) && !decided; call++) {
+                if (v == 2 && call == 12) setenv("XCHG_TEST_ONLINE_TIMES", failing, 1);
+                ok &= one_call(comm, colls[c], 16, call, what);
+                counts_of(comm, &decided, &exploring, &explored);
+            }
+            check(ok, what, "a call differed from PMPI");
+            check(decided == 1 && exploring == 0, what, "the signature decided");
+            same_everywhere((long)explored,
+                            "failing candidates: the same calls explored everywhere");
+            ok = one_call(comm, colls[c], 16, call, what);
+            check(ok, what, "the call after the decision differed from PMPI");
+            check_same_choice_on(comm, colls[c], what, name);
+            check(strcmp(name, "mpi") == 0, "failing candidates: the only one left: mpi", name);
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            CHECK_MPI(MPI_Comm_free(&comm));
         }
-        check(ok, what, "a call differed from PMPI");
-        check(decided == 1 && exploring == 0, what, "the signature decided");
-        same_everywhere((long)explored, "failing candidates: the same calls explored everywhere");
-        ok = alltoall_as(comm, 16, MPI_INT, 0, call);
-        check(ok, what, "the call after the decision differed from PMPI");
-        check_same_choice_on(comm, "alltoall", what, name);
-        check(strcmp(name, "mpi") == 0, "failing candidates: the only one left: mpi", name);
-        unsetenv("XCHG_TEST_ONLINE_TIMES");
-        CHECK_MPI(MPI_Comm_free(&comm));
     }
 }
 
