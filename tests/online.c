@@ -121,6 +121,62 @@ static void fast_path_accounting(void)
     CHECK_MPI(MPI_Comm_free(&comm));
 }
 
+/* An error of the MPI library's own collective where xchg calls it for
+ * `mpi` on the fast path: the communicator's error handler runs once, with
+ * the communicator the program called on (as without xchg: the library
+ * raises it itself on the user's communicator, and xchg must not again),
+ * the code is the library's (class MPI_ERR_COUNT, a negative count on every
+ * rank, which the path leaves to the library), XCHG_Last_error() names the
+ * call, and the next call is right. */
+static int handler_calls, handler_comm_ok;
+static MPI_Comm handler_expects;
+static void counting_handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)code;
+    handler_calls++;
+    int same = MPI_UNEQUAL;
+    MPI_Comm_compare(*comm, handler_expects, &same);
+    handler_comm_ok += same == MPI_IDENT;
+}
+
+static void library_errors(void)
+{
+    char detail[320];
+    int P;
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    MPI_Comm comm;
+    xchg_context *ctx;
+    MPI_Errhandler counting;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+    CHECK_MPI(xchg_context_get(comm, &ctx));
+    CHECK_MPI(MPI_Comm_create_errhandler(counting_handler, &counting));
+    CHECK_MPI(MPI_Comm_set_errhandler(comm, counting));
+    handler_expects = comm;
+    CHECK_MPI(XCHG_Comm_set_algorithm(comm, "alltoallv", "mpi"));
+    calls_of(comm, "alltoallv", 4, 3, "alltoallv set to mpi, before the error");
+    unsigned long fast_before = xchg_online_fast_calls(ctx, XCHG_ALLTOALLV);
+    int *counts = calloc(4 * (size_t)P, sizeof(int)), *displs = counts + 2 * P;
+    int *send = calloc(4 * (size_t)P, sizeof(int)), *recv = send + 2 * P;
+    for (int p = 0; p < P; p++) counts[p] = counts[P + p] = 1, displs[p] = displs[P + p] = p;
+    counts[0] = -1; /* every rank: the library's parameter check fails before any message */
+    handler_calls = handler_comm_ok = 0;
+    int err = XCHG_Alltoallv(send, counts, displs, MPI_INT, recv, counts + P, displs + P,
+                             MPI_INT, comm), cls = MPI_SUCCESS;
+    if (err != MPI_SUCCESS) MPI_Error_class(err, &cls);
+    unsigned long fast_after = xchg_online_fast_calls(ctx, XCHG_ALLTOALLV);
+    snprintf(detail, sizeof detail, "class %d, handler called %d times (%d on the call's "
+             "communicator), %lu on the fast path, \"%s\"", cls, handler_calls,
+             handler_comm_ok, fast_after - fast_before, XCHG_Last_error());
+    check(cls == MPI_ERR_COUNT && handler_calls == 1 && handler_comm_ok == 1 &&
+              fast_after == fast_before + 1 && strstr(XCHG_Last_error(), "MPI_Alltoallv"),
+          "the library's error on the fast path: raised once, on the program's communicator",
+          detail);
+    calls_of(comm, "alltoallv", 4, 2, "alltoallv set to mpi, after the error");
+    free(counts), free(send);
+    CHECK_MPI(MPI_Comm_free(&comm));
+    CHECK_MPI(MPI_Errhandler_free(&counting));
+}
+
 /* `calls` calls of alltoall (c = 0) or allgather (1) in blocks of `count`
  * ints, checked against PMPI, where odd ranks pass the blocks alternately
  * as ints and as bytes: the number of wrong or failed calls. */
@@ -292,6 +348,7 @@ int main(int argc, char **argv)
         replaced_while_armed();
         drift();
         switched_off();
+        library_errors();
     } else {
         persistence(strcmp(phase, "read") == 0);
     }

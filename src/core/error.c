@@ -9,6 +9,9 @@
 #include "xchg.h"
 
 static _Thread_local char last_error[1024];
+/* The code of the thread's last error that the MPI library raised itself
+ * (xchg_library_error), until xchg_raise passes it on; 0: none. */
+static _Thread_local int raised_by_library;
 
 int xchg_error(int code, const char *fmt, ...)
 {
@@ -17,6 +20,15 @@ int xchg_error(int code, const char *fmt, ...)
     vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
     return code;
+}
+
+int xchg_library_error(int code, const char *call)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(code, text, &len);
+    raised_by_library = code;
+    return xchg_error(code, "%s (the MPI library's own collective, selected): %s", call, text);
 }
 
 const char *XCHG_Last_error(void)
@@ -48,6 +60,9 @@ enum { predefined_handlers_callable = 1 };
 int xchg_raise(MPI_Comm user_comm, int code)
 {
     if (code == MPI_SUCCESS) return code;
+    int raised = code == raised_by_library;
+    raised_by_library = 0;
+    if (raised) return code; /* the library called the handler */
     MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
     if (user_comm != MPI_COMM_NULL && MPI_Comm_get_errhandler(user_comm, &handler) == MPI_SUCCESS) {
         int fatal = handler == MPI_ERRORS_ARE_FATAL, returns = handler == MPI_ERRORS_RETURN;

@@ -8,9 +8,17 @@
 /* Record a message for XCHG_Last_error() and return `code`. */
 int xchg_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Raise `code` through the user's communicator error handler, as MPI does.
- * Under MPI_ERRORS_ARE_FATAL the message is printed before the abort. */
+/* Raise `code` through the user's communicator error handler, as MPI does
+ * (unless the library raised it already: xchg_library_error). Under
+ * MPI_ERRORS_ARE_FATAL the message is printed before the abort. */
 int xchg_raise(MPI_Comm user_comm, int code);
+
+/* The MPI library's error `code` from its collective `call` made on the
+ * user's own communicator (a blocking `mpi`: src/coll/mpi/mpi.c): the
+ * library has raised it through the communicator's error handler itself,
+ * as it would without xchg. Recorded for XCHG_Last_error(); xchg_raise
+ * passes the same code on without raising it again (thread's last only). */
+int xchg_library_error(int code, const char *call);
 
 /* Check an MPI call; on failure store the code in `rc` and jump to `fail`. */
 #define XCHG_CHECK(call)                                                             \

@@ -172,14 +172,6 @@ void xchg_online_account_mpi(xchg_context *ctx, xchg_coll coll, xchg_online_fast
     f->accounted = ctx->accounted_calls;
 }
 
-int xchg_online_library_error(int rc, const char *call)
-{
-    char text[MPI_MAX_ERROR_STRING] = "";
-    int len = 0;
-    MPI_Error_string(rc, text, &len);
-    return xchg_error(rc, "%s (the MPI library's own collective, selected): %s", call, text);
-}
-
 /* alltoallv: the counts, displacements and datatypes of the kept arguments. */
 static int same_v_shape(const xchg_args *a, const int *sendcounts, const int *sdispls,
                         MPI_Datatype sendtype, const int *recvcounts, const int *rdispls,
@@ -209,11 +201,13 @@ int xchg_online_fast_uniform_rest(xchg_context *ctx, xchg_coll coll, xchg_online
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
-        *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Alltoall");
+        *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                           ctx->user_comm);
+        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoall");
     } else {
-        *rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Allgather");
+        *rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                            ctx->user_comm);
+        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Allgather");
     }
     run_end(ctx, coll, f, start, *rc);
     xchg_online_account(ctx, coll, f);
@@ -240,8 +234,8 @@ int xchg_online_fast_alltoallv_rest(xchg_context *ctx, xchg_online_fast *f, cons
         *rc = run_kept(ctx, f);
     } else {
         *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                            recvtype, ctx->comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Alltoallv");
+                            recvtype, ctx->user_comm);
+        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoallv");
     }
     run_end(ctx, XCHG_ALLTOALLV, f, start, *rc);
     xchg_online_account(ctx, XCHG_ALLTOALLV, f);
@@ -265,8 +259,8 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
     double start;
     if ((*rc = run_begin(ctx, XCHG_ALLTOALLW, f, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                        recvtypes, ctx->comm);
-    if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Alltoallw");
+                        recvtypes, ctx->user_comm);
+    if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoallw");
     run_end(ctx, XCHG_ALLTOALLW, f, start, *rc);
     xchg_online_account(ctx, XCHG_ALLTOALLW, f);
     return 1;
@@ -304,8 +298,8 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
     double start;
     if ((*rc = run_begin(ctx, XCHG_ALLGATHERV, f, &start)) != MPI_SUCCESS) return 1;
     *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                         ctx->comm);
-    if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Allgatherv");
+                         ctx->user_comm);
+    if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Allgatherv");
     run_end(ctx, XCHG_ALLGATHERV, f, start, *rc);
     xchg_online_account(ctx, XCHG_ALLGATHERV, f);
     return 1;

@@ -16,6 +16,7 @@
 #ifndef XCHG_SELECT_ONLINE_FAST_H
 #define XCHG_SELECT_ONLINE_FAST_H
 
+#include "../core/error.h" /* xchg_library_error */
 #include "../core/hot.h"
 #include "online_state.h"
 #include "select.h" /* xchg_select_sampled_agrees_at */
@@ -65,8 +66,6 @@ static XCHG_INLINE_PATH void xchg_online_account(xchg_context *ctx, xchg_coll co
     if (f->is_mpi && f->accounted != ctx->accounted_calls) xchg_online_account_mpi(ctx, coll, f);
 }
 
-/* The MPI library's error `rc` from its collective `call`, as xchg's. */
-int xchg_online_library_error(int rc, const char *call);
 
 /* The rest of the path (online_fast.c): a kept choice, a timed run. */
 int xchg_online_fast_uniform_rest(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f,
@@ -93,11 +92,13 @@ static XCHG_INLINE_PATH int xchg_online_fast_uniform(xchg_context *ctx, xchg_col
                                              recvcount, recvtype, rc);
     if (f->sig >= 0 && !xchg_online_take_decided(ctx, f, coll)) return 0; /* automatic */
     if (coll == XCHG_ALLTOALL) {
-        *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Alltoall");
+        *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                           ctx->user_comm);
+        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoall");
     } else {
-        *rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ctx->comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Allgather");
+        *rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                            ctx->user_comm);
+        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Allgather");
     }
     xchg_online_account(ctx, coll, f);
     return 1;
@@ -129,8 +130,8 @@ static XCHG_INLINE_PATH int xchg_online_fast_alltoallv(xchg_context *ctx, const 
     if (!xchg_online_is_explicit(f->sig) && !xchg_online_v_decided(ctx, f, XCHG_ALLTOALLV))
         return 0; /* automatic: only between agreements */
     *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype, ctx->comm);
-    if (*rc != MPI_SUCCESS) *rc = xchg_online_library_error(*rc, "MPI_Alltoallv");
+                        recvtype, ctx->user_comm);
+    if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoallv");
     xchg_online_account(ctx, XCHG_ALLTOALLV, f);
     return 1;
 }

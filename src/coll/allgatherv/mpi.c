@@ -5,8 +5,9 @@
  * site under the drop-in, and it is the reference the benchmarks compare
  * with.
  *
- * The call is made on xchg's private duplicate of the communicator with the
- * user's buffers, counts and datatypes; MPI_IN_PLACE is passed on as
+ * A blocking call is made on the user's own communicator, a nonblocking or
+ * persistent one and an inner exchange's on xchg's (why: src/coll/mpi/mpi.c),
+ * with the user's buffers, counts and datatypes; MPI_IN_PLACE is passed on as
  * MPI_IN_PLACE. The displacements are recovered from the normalized byte
  * offsets (displacement * extent exactly). A persistent request computes
  * them once, at init, and posts MPI_Iallgatherv at each start, so it
@@ -23,6 +24,7 @@
 
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../../core/task.h"
 
 static void displacements(const xchg_side *side, int size, int *displs)
 {
@@ -30,20 +32,32 @@ static void displacements(const xchg_side *side, int size, int *displs)
         displs[p] = side->type.extent ? (int)(side->offsets[p] / side->type.extent) : 0;
 }
 
-static int library_allgatherv(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+/* The library's MPI_Allgatherv on `comm` (waited for by polling inside a
+ * task: xchg_allgatherv). */
+static int allgatherv_on(xchg_context *ctx, const xchg_args *a, MPI_Comm comm)
 {
-    (void)plan;
     const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
     const xchg_side *s = &a->send, *r = &a->recv;
-    if (a->size == 1) return xchg_copy_self_block(a); /* see the header: MPICH 4.0 */
     size_t nbytes = (size_t)a->size * sizeof(int);
     int *displs = xchg_scratch_alloc(ctx, nbytes);
     if (!displs) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
     displacements(r, a->size, displs);
     int rc = xchg_allgatherv(sendbuf, s->counts[0], s->type.type, r->buf, r->counts, displs,
-                            r->type.type, a->comm);
+                             r->type.type, comm);
+    if (rc != MPI_SUCCESS && comm == ctx->user_comm)
+        rc = xchg_library_error(rc, "MPI_Allgatherv"); /* raised by the library */
     xchg_scratch_free(ctx, displs, nbytes);
     return rc;
+}
+
+/* A call: blocking, on the user's own communicator where it is the user's
+ * (see the header). */
+static int library_allgatherv(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+{
+    (void)plan;
+    if (a->size == 1) return xchg_copy_self_block(a); /* see the header: MPICH 4.0 */
+    int users = !xchg_task_current() && ctx->user_comm != MPI_COMM_NULL && a->comm == ctx->comm;
+    return allgatherv_on(ctx, a, users ? ctx->user_comm : a->comm);
 }
 
 /* A persistent request keeps its displacements. */
@@ -70,7 +84,8 @@ static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *
     const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
     const xchg_side *s = &a->send, *r = &a->recv;
     *count = 0;
-    if (!plan->state || a->size == 1) return library_allgatherv(ctx, a, plan);
+    if (a->size == 1) return xchg_copy_self_block(a);
+    if (!plan->state) return allgatherv_on(ctx, a, a->comm);
     int rc = MPI_Iallgatherv(sendbuf, s->counts[0], s->type.type, r->buf, r->counts,
                              (const int *)plan->state, r->type.type, a->comm, &reqs[0]);
     if (rc == MPI_SUCCESS) *count = 1;

@@ -4,15 +4,28 @@
  * library it lets a user A/B any call site by environment
  * (XCHG_ALLTOALLV=mpi), and it is the reference the benchmark compares with.
  *
- * The call is made on xchg's private duplicate of the communicator with the
- * user's buffers and datatypes; MPI_IN_PLACE is passed on as MPI_IN_PLACE
- * (xchg's copy of the send blocks is not used), except for alltoallw: there
- * the library gets xchg's copy as its send buffer, because MPICH 4.0's
- * in-place MPI_Alltoallw fails ("Message truncated") or corrupts data on
- * large non-contiguous blocks (tests/alltoallw.c). alltoallv's displacements
- * are recovered from the normalized byte offsets, which are displacement *
- * extent exactly; alltoallw's are the byte offsets themselves, with the
- * per-peer datatypes gathered into arrays.
+ * A blocking call is made where the program would have made it: on the
+ * user's own communicator, not xchg's private duplicate (whose structures
+ * in the library are cold where the program communicates on its own: on
+ * this project's 2-core machine MPI's own 4-rank alltoall and allgather,
+ * 16-256 B, read 0.3-1.1% slower behind xchg on the duplicate,
+ * docs/results/selection/online/goal/). Its order among the collectives on
+ * that communicator is the program's (a blocking call finishes xchg's
+ * tasks first and completes within the call), and every rank makes the
+ * same choice, so every rank calls the same collectives on it in the same
+ * order; an error is the library's, raised through the communicator's
+ * handler by the library itself (xchg_library_error). A nonblocking or
+ * persistent call, which xchg may post later than the program made it
+ * (behind its tasks), and an inner exchange of a composed algorithm stay
+ * on xchg's communicators.
+ * The call gets the user's buffers and datatypes; MPI_IN_PLACE is passed on
+ * as MPI_IN_PLACE (xchg's copy of the send blocks is not used), except for
+ * alltoallw: there the library gets xchg's copy as its send buffer, because
+ * MPICH 4.0's in-place MPI_Alltoallw fails ("Message truncated") or
+ * corrupts data on large non-contiguous blocks (tests/alltoallw.c).
+ * alltoallv's displacements are recovered from the normalized byte offsets,
+ * which are displacement * extent exactly; alltoallw's are the byte offsets
+ * themselves, with the per-peer datatypes gathered into arrays.
  * A persistent request posts MPI_Ialltoall / MPI_Ialltoallv / MPI_Ialltoallw /
  * MPI_Iallgather at each start (its alltoallv(w) displacements and types are
  * computed once, at init, and live in the plan), so it completes in
@@ -103,19 +116,29 @@ static const void *library_sendbuf(const xchg_args *a)
 
 static int library_in_task(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan);
 
-static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+/* The library's result `rc` of its collective `call` on `comm`: on the
+ * user's own communicator the library has raised an error itself. */
+static int library_result(const xchg_context *ctx, MPI_Comm comm, int rc, const char *call)
 {
-    if (alltoallw_alone(a)) return xchg_copy_self_block(a);
-    if (xchg_task_current()) return library_in_task(ctx, a, plan);
+    return rc == MPI_SUCCESS || comm != ctx->user_comm ? rc : xchg_library_error(rc, call);
+}
+
+/* The library's blocking collective, on `comm`. */
+static int library_blocking(xchg_context *ctx, const xchg_args *a, MPI_Comm comm)
+{
     const void *sendbuf = library_sendbuf(a);
     const xchg_side *s = &a->send, *r = &a->recv;
     int rc = MPI_SUCCESS;
     if (a->coll == XCHG_ALLTOALL && !as_alltoallv(a))
-        return MPI_Alltoall(sendbuf, s->counts[0], s->type.type, r->buf, r->counts[0],
-                            r->type.type, a->comm);
+        return library_result(ctx, comm,
+                              MPI_Alltoall(sendbuf, s->counts[0], s->type.type, r->buf,
+                                           r->counts[0], r->type.type, comm),
+                              "MPI_Alltoall");
     if (a->coll == XCHG_ALLGATHER)
-        return MPI_Allgather(sendbuf, s->counts[0], s->type.type, r->buf, r->counts[0],
-                             r->type.type, a->comm);
+        return library_result(ctx, comm,
+                              MPI_Allgather(sendbuf, s->counts[0], s->type.type, r->buf,
+                                            r->counts[0], r->type.type, comm),
+                              "MPI_Allgather");
     size_t nbytes =
         a->coll == XCHG_ALLTOALLW ? w_bytes(a->size) : 2 * (size_t)a->size * sizeof(int);
     int *sdispls = xchg_scratch_alloc(ctx, nbytes);
@@ -124,14 +147,28 @@ static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_
     both_sides(a, sdispls);
     if (a->coll == XCHG_ALLTOALLW) {
         MPI_Datatype *types = w_types(sdispls, a->size);
-        rc = MPI_Alltoallw(sendbuf, s->counts, sdispls, types, r->buf, r->counts, rdispls,
-                           types + a->size, a->comm);
+        rc = library_result(ctx, comm,
+                            MPI_Alltoallw(sendbuf, s->counts, sdispls, types, r->buf, r->counts,
+                                          rdispls, types + a->size, comm),
+                            "MPI_Alltoallw");
     } else {
-        rc = MPI_Alltoallv(sendbuf, s->counts, sdispls, s->type.type, r->buf, r->counts,
-                           rdispls, r->type.type, a->comm);
+        rc = library_result(ctx, comm,
+                            MPI_Alltoallv(sendbuf, s->counts, sdispls, s->type.type, r->buf,
+                                          r->counts, rdispls, r->type.type, comm),
+                            "MPI_Alltoallv");
     }
     xchg_scratch_free(ctx, sdispls, nbytes);
     return rc;
+}
+
+/* A blocking call: on the user's own communicator where the call is the
+ * user's (see the header), on xchg's where it is an inner exchange's. */
+static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
+{
+    if (alltoallw_alone(a)) return xchg_copy_self_block(a);
+    if (xchg_task_current()) return library_in_task(ctx, a, plan);
+    int users = ctx->user_comm != MPI_COMM_NULL && a->comm == ctx->comm;
+    return library_blocking(ctx, a, users ? ctx->user_comm : a->comm);
 }
 
 /* A persistent alltoallv keeps its displacements: [0, P) send, [P, 2P)
@@ -195,7 +232,9 @@ static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *
      * start). Device buffers have no copy: the blocking in-place call, which
      * completes in XCHG_Start. */
     if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER) {
-        if (a->on_device) return library_collective(ctx, a, plan);
+        if (a->on_device)
+            return xchg_task_current() ? library_in_task(ctx, a, plan)
+                                       : library_blocking(ctx, a, a->comm);
         sendbuf = a->send.buf;
     }
 #endif
