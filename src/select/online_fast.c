@@ -55,8 +55,9 @@
  * Checks the fast path still makes itself: non-NULL buffers (and count and
  * displacement arrays); everything else (negative counts, invalid
  * datatypes, a communicator error) is what the MPI library checks of the
- * arguments it receives, and its error is raised through the user's
- * communicator with XCHG_Last_error naming the call. What it does not
+ * arguments it receives: the call is made on the user's own communicator
+ * (src/coll/mpi/mpi.c), where the library raises its error itself, once,
+ * and XCHG_Last_error names the call (xchg_library_error). What it does not
  * repeat is the normal path's own check that an alltoall's or allgather's
  * send and receive blocks have the same size: that was checked for these
  * (counts, datatypes) by the call that armed the path. A datatype freed and

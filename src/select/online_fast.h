@@ -4,14 +4,17 @@
  * online_fast.c.
  *
  * A decided `mpi` outside a timed run, the case where xchg steps aside,
- * goes from here to PMPI within the entry point: no call of a function of
- * xchg's own, and one line of online selection's state and one of the
- * context (besides the context lookup's, context.h). A kept choice's plan
- * and a timed run's calls continue in online_fast.c. On this project's
- * 2-core machine (4 ranks, 2 per core, where a rank finds its caches partly
- * the other's) the path out of line made MPI's own alltoall through xchg
- * 1.022-1.026x the direct call, inline 1.016-1.018x, where a bare wrapper
- * reads 1.001-1.004x (docs/results/selection/online/goal/, "The path").
+ * goes from here to PMPI within the entry point, on the user's own
+ * communicator (src/coll/mpi/mpi.c): no call of a function of xchg's own,
+ * and one line of online selection's state and one of the context (besides
+ * the context lookup's, context.h). A kept choice's plan and a timed run's
+ * calls continue in online_fast.c. On this project's 2-core machine (4
+ * ranks, 2 per core, where a rank finds its caches partly the other's) the
+ * path out of line made MPI's own alltoall through xchg 1.022-1.026x the
+ * direct call, inline 1.016-1.018x, and with the call on the user's
+ * communicator instead of xchg's duplicate 1.007-1.014x (alltoall,
+ * allgather, alltoallv), where a bare wrapper reads 0.998-1.003x
+ * (docs/results/selection/online/goal/, "The path").
  */
 #ifndef XCHG_SELECT_ONLINE_FAST_H
 #define XCHG_SELECT_ONLINE_FAST_H

@@ -7,7 +7,8 @@ each row's ratio to MPI's own collective of the same run (xchg-bench's
 auto ran in each run, and auto against xchg's own `mpi` row and against
 the fastest fixed row of real.sh (`best`), both per run, then the median.
 Writes goal.md (the table, between the markers of README.md too) and
-goal.png.
+goal.png. `goal.py --summary CSV...` prints the counts of each other set
+of runs (results-<commit>.csv) and writes nothing.
 """
 import collections
 import csv
@@ -27,11 +28,11 @@ GOAL, WITHIN = 1.02, 1.05
 COLLS = ["alltoallv", "alltoall", "allgather"]
 
 
-def read_runs():
+def read_runs(path=os.path.join(HERE, "results.csv")):
     """{(np, coll, S): {run: {"auto": ratio, "auto_choice": name, "mpi": ratio, "best": ratio}}}"""
     points = collections.defaultdict(dict)
     best_name = {}
-    with open(os.path.join(HERE, "results.csv")) as f:
+    with open(path) as f:
         for row in csv.DictReader(f):
             if row["status"] != "ok" or row["algorithm"] == "MPI":
                 continue
@@ -134,6 +135,13 @@ def plot(table):
 
 
 def main():
+    if sys.argv[1:2] == ["--summary"]:
+        for path in sys.argv[2:]:
+            table = summarize(*read_runs(path))
+            mpi = {np_: statistics.median(t["mpi"] for t in table if t["np"] == np_) for np_ in (4, 8)}
+            print(f"{os.path.basename(path)}: {markdown(table).splitlines()[0]} `mpi` row, median "
+                  f"over the points: 4 ranks {mpi[4]:.4f}, 8 ranks {mpi[8]:.4f}.")
+        return
     points, best_name = read_runs()
     table = summarize(points, best_name)
     text = markdown(table)
