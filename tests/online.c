@@ -4,7 +4,9 @@
  * XCHG_Comm_set_algorithm) takes the fast path on calls of the same shape
  * and the normal path on others; the winner's time drifts and the signature
  * explores again and switches; XCHG_ONLINE=0 leaves the model's choice; an
- * invalid XCHG_ONLINE is an MPI error naming it; learned choices persist
+ * invalid XCHG_ONLINE is an MPI error naming it; an error of the MPI
+ * library's own collective on the fast path reaches a user's error handler
+ * once; learned choices persist
  * (XCHG_TUNING_OUT, read back by XCHG_TUNING_FILE in a second run). How a
  * signature is decided is tests/online_explore.c's.
  *

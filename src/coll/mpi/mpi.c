@@ -8,7 +8,7 @@
  * user's own communicator, not xchg's private duplicate (whose structures
  * in the library are cold where the program communicates on its own: on
  * this project's 2-core machine MPI's own 4-rank alltoall and allgather,
- * 16-256 B, read 0.3-1.1% slower behind xchg on the duplicate,
+ * 16-256 B, read up to 1.4% slower behind xchg on the duplicate,
  * docs/results/selection/online/goal/). Its order among the collectives on
  * that communicator is the program's (a blocking call finishes xchg's
  * tasks first and completes within the call), and every rank makes the
