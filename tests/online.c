@@ -137,7 +137,7 @@ static void counting_handler(MPI_Comm *comm, int *code, ...)
     (void)code;
     handler_calls++;
     int same = MPI_UNEQUAL;
-    MPI_Comm_compare(*comm, handler_expects, &same);
+    CHECK_MPI(MPI_Comm_compare(*comm, handler_expects, &same));
     handler_comm_ok += same == MPI_IDENT;
 }
 

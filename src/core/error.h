@@ -20,6 +20,13 @@ int xchg_raise(MPI_Comm user_comm, int code);
  * passes the same code on without raising it again (thread's last only). */
 int xchg_library_error(int code, const char *call);
 
+/* `rc` of the library's collective `call` on the user's own communicator:
+ * MPI_SUCCESS, or xchg_library_error's. */
+static inline int xchg_library_result(int rc, const char *call)
+{
+    return rc == MPI_SUCCESS ? rc : xchg_library_error(rc, call);
+}
+
 /* Check an MPI call; on failure store the code in `rc` and jump to `fail`. */
 #define XCHG_CHECK(call)                                                             \
     do {                                                                             \

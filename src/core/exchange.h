@@ -65,6 +65,15 @@ int xchg_irecv_bytes(void *buf, int64_t bytes, int from, int tag, MPI_Comm comm,
 /* The communicator's MPI_TAG_UB (the standard's least, 32767, if unset). */
 int xchg_tag_ub(MPI_Comm comm);
 
+/* Where `mpi` calls the library's collective for `a` (src/coll/mpi/mpi.c):
+ * the user's own communicator for a blocking call of a user communicator's
+ * context, xchg's (a->comm) inside a task or for an inner exchange. */
+static inline MPI_Comm xchg_library_comm(const xchg_context *ctx, const xchg_args *a)
+{
+    int users = !xchg_task_current() && ctx->user_comm != MPI_COMM_NULL && a->comm == ctx->comm;
+    return users ? ctx->user_comm : a->comm;
+}
+
 
 
 /* A direct algorithm works on per-peer blocks, so it serves alltoallv and

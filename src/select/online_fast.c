@@ -202,13 +202,13 @@ int xchg_online_fast_uniform_rest(xchg_context *ctx, xchg_coll coll, xchg_online
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else if (coll == XCHG_ALLTOALL) {
-        *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                           ctx->user_comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoall");
+        *rc = xchg_library_result(MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                               recvtype, ctx->user_comm),
+                                  "MPI_Alltoall");
     } else {
-        *rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                            ctx->user_comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Allgather");
+        *rc = xchg_library_result(MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                recvtype, ctx->user_comm),
+                                  "MPI_Allgather");
     }
     run_end(ctx, coll, f, start, *rc);
     xchg_online_account(ctx, coll, f);
@@ -234,9 +234,9 @@ int xchg_online_fast_alltoallv_rest(xchg_context *ctx, xchg_online_fast *f, cons
     if (is_kept) {
         *rc = run_kept(ctx, f);
     } else {
-        *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                            recvtype, ctx->user_comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoallv");
+        *rc = xchg_library_result(MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                                recvcounts, rdispls, recvtype, ctx->user_comm),
+                                  "MPI_Alltoallv");
     }
     run_end(ctx, XCHG_ALLTOALLV, f, start, *rc);
     xchg_online_account(ctx, XCHG_ALLTOALLV, f);
@@ -259,9 +259,9 @@ int xchg_online_fast_alltoallw(xchg_context *ctx, const void *sendbuf, const int
         return 0; /* automatic: only between agreements */
     double start;
     if ((*rc = run_begin(ctx, XCHG_ALLTOALLW, f, &start)) != MPI_SUCCESS) return 1;
-    *rc = MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                        recvtypes, ctx->user_comm);
-    if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoallw");
+    *rc = xchg_library_result(MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                            recvcounts, rdispls, recvtypes, ctx->user_comm),
+                              "MPI_Alltoallw");
     run_end(ctx, XCHG_ALLTOALLW, f, start, *rc);
     xchg_online_account(ctx, XCHG_ALLTOALLW, f);
     return 1;
@@ -298,9 +298,9 @@ int xchg_online_fast_allgatherv(xchg_context *ctx, const void *sendbuf, int send
     }
     double start;
     if ((*rc = run_begin(ctx, XCHG_ALLGATHERV, f, &start)) != MPI_SUCCESS) return 1;
-    *rc = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                         ctx->user_comm);
-    if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Allgatherv");
+    *rc = xchg_library_result(MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                             displs, recvtype, ctx->user_comm),
+                              "MPI_Allgatherv");
     run_end(ctx, XCHG_ALLGATHERV, f, start, *rc);
     xchg_online_account(ctx, XCHG_ALLGATHERV, f);
     return 1;

@@ -19,7 +19,7 @@
 #ifndef XCHG_SELECT_ONLINE_FAST_H
 #define XCHG_SELECT_ONLINE_FAST_H
 
-#include "../core/error.h" /* xchg_library_error */
+#include "../core/error.h" /* xchg_library_result */
 #include "../core/hot.h"
 #include "online_state.h"
 #include "select.h" /* xchg_select_sampled_agrees_at */
@@ -69,7 +69,6 @@ static XCHG_INLINE_PATH void xchg_online_account(xchg_context *ctx, xchg_coll co
     if (f->is_mpi && f->accounted != ctx->accounted_calls) xchg_online_account_mpi(ctx, coll, f);
 }
 
-
 /* The rest of the path (online_fast.c): a kept choice, a timed run. */
 int xchg_online_fast_uniform_rest(xchg_context *ctx, xchg_coll coll, xchg_online_fast *f,
                                   const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -95,13 +94,13 @@ static XCHG_INLINE_PATH int xchg_online_fast_uniform(xchg_context *ctx, xchg_col
                                              recvcount, recvtype, rc);
     if (f->sig >= 0 && !xchg_online_take_decided(ctx, f, coll)) return 0; /* automatic */
     if (coll == XCHG_ALLTOALL) {
-        *rc = MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                           ctx->user_comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoall");
+        *rc = xchg_library_result(MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                               recvtype, ctx->user_comm),
+                                  "MPI_Alltoall");
     } else {
-        *rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                            ctx->user_comm);
-        if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Allgather");
+        *rc = xchg_library_result(MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                recvtype, ctx->user_comm),
+                                  "MPI_Allgather");
     }
     xchg_online_account(ctx, coll, f);
     return 1;
@@ -132,9 +131,9 @@ static XCHG_INLINE_PATH int xchg_online_fast_alltoallv(xchg_context *ctx, const 
                                                recvbuf, recvcounts, rdispls, recvtype, rc);
     if (!xchg_online_is_explicit(f->sig) && !xchg_online_v_decided(ctx, f, XCHG_ALLTOALLV))
         return 0; /* automatic: only between agreements */
-    *rc = MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                        recvtype, ctx->user_comm);
-    if (*rc != MPI_SUCCESS) *rc = xchg_library_error(*rc, "MPI_Alltoallv");
+    *rc = xchg_library_result(MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                            recvcounts, rdispls, recvtype, ctx->user_comm),
+                              "MPI_Alltoallv");
     xchg_online_account(ctx, XCHG_ALLTOALLV, f);
     return 1;
 }

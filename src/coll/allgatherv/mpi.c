@@ -24,7 +24,6 @@
 
 #include "../../core/error.h"
 #include "../../core/exchange.h"
-#include "../../core/task.h"
 
 static void displacements(const xchg_side *side, int size, int *displs)
 {
@@ -44,8 +43,7 @@ static int allgatherv_on(xchg_context *ctx, const xchg_args *a, MPI_Comm comm)
     displacements(r, a->size, displs);
     int rc = xchg_allgatherv(sendbuf, s->counts[0], s->type.type, r->buf, r->counts, displs,
                              r->type.type, comm);
-    if (rc != MPI_SUCCESS && comm == ctx->user_comm)
-        rc = xchg_library_error(rc, "MPI_Allgatherv"); /* raised by the library */
+    if (comm == ctx->user_comm) rc = xchg_library_result(rc, "MPI_Allgatherv");
     xchg_scratch_free(ctx, displs, nbytes);
     return rc;
 }
@@ -56,8 +54,7 @@ static int library_allgatherv(xchg_context *ctx, const xchg_args *a, const xchg_
 {
     (void)plan;
     if (a->size == 1) return xchg_copy_self_block(a); /* see the header: MPICH 4.0 */
-    int users = !xchg_task_current() && ctx->user_comm != MPI_COMM_NULL && a->comm == ctx->comm;
-    return allgatherv_on(ctx, a, users ? ctx->user_comm : a->comm);
+    return allgatherv_on(ctx, a, xchg_library_comm(ctx, a));
 }
 
 /* A persistent request keeps its displacements. */

@@ -120,7 +120,7 @@ static int library_in_task(xchg_context *ctx, const xchg_args *a, const xchg_pla
  * user's own communicator the library has raised an error itself. */
 static int library_result(const xchg_context *ctx, MPI_Comm comm, int rc, const char *call)
 {
-    return rc == MPI_SUCCESS || comm != ctx->user_comm ? rc : xchg_library_error(rc, call);
+    return comm != ctx->user_comm ? rc : xchg_library_result(rc, call);
 }
 
 /* The library's blocking collective, on `comm`. */
@@ -167,8 +167,7 @@ static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_
 {
     if (alltoallw_alone(a)) return xchg_copy_self_block(a);
     if (xchg_task_current()) return library_in_task(ctx, a, plan);
-    int users = ctx->user_comm != MPI_COMM_NULL && a->comm == ctx->comm;
-    return library_blocking(ctx, a, users ? ctx->user_comm : a->comm);
+    return library_blocking(ctx, a, xchg_library_comm(ctx, a));
 }
 
 /* A persistent alltoallv keeps its displacements: [0, P) send, [P, 2P)
