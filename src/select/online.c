@@ -224,7 +224,7 @@ int xchg_online_start_exploring(xchg_online_signature *s, int keep_incumbent)
     s->recorded = 0;
     s->next = 0;
     s->samples_wanted = XCHG_ONLINE_SAMPLES;
-    s->visit_calls = s->switch_calls = 0;
+    s->switch_calls = 0;
     s->explore_seconds = 0;
     s->fastest_warm_up = 0;
     s->ndrift = 0;
@@ -261,11 +261,9 @@ static int run_length(const xchg_online_signature *s, int k)
  * comment). 0: not such a call. */
 static int start_run(xchg_online_signature *s, int k)
 {
-    if (s->recorded < s->ncand || xchg_online_visit_length(s) < 2 || s->visit_calls > 0)
-        return 0;
+    if (s->recorded < s->ncand) return 0; /* the warm-up round: single calls */
     int left = run_length(s, k);
     s->visits[k]++;
-    s->visit_calls = 1;
     s->switch_calls++;
     s->recorded++; /* a call of the exploration (its time: the run's first) */
     s->run_cand = k;

@@ -132,16 +132,21 @@ int xchg_online_unsettled(const xchg_online_signature *s, int c)
     return n < s->samples_wanted && range_of(s, c) > XCHG_ONLINE_MARGIN * s->medians[c];
 }
 
-/* Samples a candidate takes per visit: 1 while it wants SAMPLES (a call of
- * 20 us or more: it runs one call at a time, round robin), else one per
- * SAMPLES it wants (2-8), in a run of consecutive calls after one that is
- * not counted. A call right after another algorithm's pays for the switch
- * (caches, the MPI library's state): on 16 real cores, round robin had
- * `nonblocking` beat `mpi` by more than the margin at 4 ranks, 64 B, where
- * in runs of its own, as a program calls it, it took 1.13x mpi's time. */
+/* Samples a candidate takes per visit: one per SAMPLES it wants (2-8), at
+ * least VISIT_MIN (2), in a run of consecutive calls after one that is not
+ * counted (online.c). A call right after another algorithm's pays for the
+ * switch (caches, the MPI library's state): on 16 real cores, round robin
+ * had `nonblocking` beat `mpi` by more than the margin at 4 ranks, 64 B,
+ * where in runs of its own, as a program calls it, it took 1.13x mpi's
+ * time. And a run's samples are timed where the winner will run (the fast
+ * path): a call of 20 us or more timed alone, on the normal path, read
+ * `mpi` 12-24% slower than its benchmark row at 8 ranks (alltoallv 4 KiB)
+ * and xchg's own algorithms within 2%, so exploration chose `nonblocking`
+ * where it then ran at 1.04x MPI's own (issue 26). */
 int xchg_online_visit_length(const xchg_online_signature *s)
 {
-    return s->samples_wanted / XCHG_ONLINE_SAMPLES;
+    int length = s->samples_wanted / XCHG_ONLINE_SAMPLES;
+    return length < XCHG_ONLINE_VISIT_MIN ? XCHG_ONLINE_VISIT_MIN : length;
 }
 
 /* The candidate the next exploring call runs: the warm-up round in order,

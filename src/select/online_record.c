@@ -44,7 +44,6 @@ static void take_sample(xchg_online_signature *s, int c, double seconds)
 static void end_visit(const xchg_context *ctx, xchg_online_signature *s)
 {
     s->next = xchg_online_next_candidate(s);
-    s->visit_calls = 0;
     if (s->next < 0) xchg_online_decide(ctx, s);
 }
 
@@ -81,28 +80,15 @@ static int record(xchg_context *ctx, int sig, unsigned long id, int cand, double
     xchg_online_signature *s = signature_of(ctx, sig, id);
     if (!s) return MPI_SUCCESS;
     if (s->state == SIG_EXPLORING) {
-        /* each candidate's first call warms it up (its plan's first run,
-         * cold caches) and is not a sample; the fastest of them sets how
-         * many samples a candidate takes */
-        int warm_up = s->recorded < s->ncand;
-        /* short calls: a candidate runs in visits of consecutive calls, the
-         * first of which pays for the switch from another algorithm and is
-         * not a sample (xchg_online_visit_length) */
-        int visit = warm_up ? 1 : xchg_online_visit_length(s);
-        int switching = visit > 1 && s->visit_calls == 0;
-        if (!warm_up && s->visit_calls == 0 && cand >= 0 && cand < s->ncand) s->visits[cand]++;
-        if (!warm_up) s->visit_calls++;
-        s->switch_calls += switching;
-        if (!warm_up && !switching && cand >= 0 && cand < s->ncand) take_sample(s, cand, seconds);
-        if (warm_up && cand >= 0 && cand < s->ncand) s->warm_up[cand] = seconds;
-        if (warm_up && (s->fastest_warm_up <= 0 || seconds < s->fastest_warm_up))
-            s->fastest_warm_up = seconds;
+        /* the warm-up round's call of candidate `cand` (its plan's first
+         * run, cold caches): not a sample; the fastest of them sets how
+         * many samples a candidate takes. Every sample is a timed run's
+         * (record_run). */
+        if (cand >= 0 && cand < s->ncand) s->warm_up[cand] = seconds;
+        if (s->fastest_warm_up <= 0 || seconds < s->fastest_warm_up) s->fastest_warm_up = seconds;
         count_exploring_call(s);
         s->explore_seconds += seconds;
-        if (!warm_up && !switching) xchg_online_cut_losers(s);
-        int more = !warm_up && s->visit_calls < visit + (visit > 1) && !s->dropped[cand] &&
-                   xchg_online_unsettled(s, cand);
-        if (!more) end_visit(ctx, s);
+        end_visit(ctx, s);
     } else if (s->state == SIG_DECIDED && cand == s->winner) {
         if (s->ndrift == XCHG_ONLINE_DRIFT_WINDOW) {
             memmove(s->drift, s->drift + 1, (XCHG_ONLINE_DRIFT_WINDOW - 1) * sizeof *s->drift);
@@ -239,7 +225,6 @@ static int record_run(xchg_context *ctx, const xchg_online_pending_time *p, cons
         double seconds = has_time(max_ns[j]) ? seconds_of(max_ns[j]) : 0;
         s->explore_seconds += j == 0 ? 2 * seconds : seconds; /* and the untimed first call */
         s->recorded++;
-        s->visit_calls++;
         if (live && !has_time(max_ns[j])) { /* it failed: out of the race */
             s->dropped[p->cand] = 1;
             live = 0;

@@ -18,6 +18,7 @@
 #define XCHG_ONLINE_SAMPLES 5             /* samples per candidate, at most, of a call */
 #define XCHG_ONLINE_SHORT_SECONDS 20e-6   /*   that lasts 20 us or more; of shorter ones */
 #define XCHG_ONLINE_SAMPLES_MAX 40        /*   more, up to 40 (xchg_online_samples_wanted) */
+#define XCHG_ONLINE_VISIT_MIN 2           /* samples a visit (a timed run) takes, up to */
 #define XCHG_ONLINE_RUN_MAX (XCHG_ONLINE_SAMPLES_MAX / XCHG_ONLINE_SAMPLES)
                                           /* samples of a timed run: a visit's (online.c) */
 _Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fit the agreement");
@@ -57,7 +58,6 @@ typedef struct xchg_online_signature {
     int next;                      /* the candidate the next exploring call runs */
     int recorded;                  /* calls timed in this exploration (warm-ups too) */
     int samples_wanted;            /* per candidate: SAMPLES, more for short calls */
-    int visit_calls;               /* calls of `next` in its current visit (run) */
     int switch_calls;              /* first calls of visits, not samples (this exploration) */
     double fastest_warm_up;        /* the fastest agreed warm-up call (sets it) */
     double explore_seconds;        /* their sum */
