@@ -197,13 +197,18 @@ static double visit_median(const xchg_online_signature *s, int c, int k)
     return n ? xchg_online_median(v, n) : 0;
 }
 
-/* Whether c was faster than o in at least VISIT_WINS of the visits both
- * made with samples (their k-th visits are of the same round: the next
- * candidate is always the one with the fewest samples). On a machine whose
- * load comes in bursts longer than a visit (an oversubscribed one), the
- * samples of one visit vary together: one slow visit of `mpi` can move its
- * median by more than the margin, but it does not make another candidate
- * win visit after visit. In a simulation every visit says the same. */
+/* Whether c was faster than o in VISIT_WINS of the visits both made with
+ * samples, rounded down (4 of 5, 2 of 3; their k-th visits are of the same
+ * round: the next candidate is always the one with the fewest samples). On
+ * a machine whose load comes in bursts longer than a visit (an
+ * oversubscribed one), the samples of one visit vary together: one slow
+ * visit of `mpi` can move its median by more than the margin, but it does
+ * not make another candidate win visit after visit. Rounded up, a call of
+ * 20 us or more (three visits: 1, 2 and 2 samples) had to win all three:
+ * at 8 ranks on this project's 2-core machine (alltoallv 16-256 B, where
+ * `nonblocking` takes 0.83x MPI's own) `mpi` then stayed in 15 of 50
+ * explorations, 12 of them against a candidate 8-54% faster by the median
+ * (issue 26). In a simulation every visit says the same. */
 static int wins_visits(const xchg_online_signature *s, int c, int o)
 {
     int both = 0, won = 0;
@@ -214,7 +219,7 @@ static int wins_visits(const xchg_online_signature *s, int c, int o)
         both++;
         won += mc < mo;
     }
-    return won >= XCHG_ONLINE_VISIT_WINS * both;
+    return won >= (int)(XCHG_ONLINE_VISIT_WINS * both);
 }
 
 /* Whether candidate c beats candidate o, on enough samples (the header
@@ -243,18 +248,18 @@ void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
         spread[c] = s->nsamples[c] && med[c] > 0 ? range_of(s, c) / med[c] : 0;
     }
     /* `mpi` is the incumbent: another candidate takes its place only when
-     * its median beats mpi's by the margin (a dropped mpi was a clear
-     * loser: its few samples still say by how much) */
+     * its median beats mpi's by the margin; a dropped mpi was a clear loser
+     * (over 2x, or its fastest over 1.25x another's median) and is none */
+    int mpi_stands = mpi >= 0 && s->nsamples[mpi] && !s->dropped[mpi];
     for (int c = 0; c < s->ncand; c++)
         if (c != mpi && !s->dropped[c] && s->nsamples[c] &&
-            (mpi < 0 || !s->nsamples[mpi] || beats(s, med, spread, c, mpi)) &&
-            (best < 0 || med[c] < med[best]))
+            (!mpi_stands || beats(s, med, spread, c, mpi)) && (best < 0 || med[c] < med[best]))
             best = c;
     if (best < 0) best = mpi >= 0 ? mpi : 0; /* nothing beat mpi */
     int switched = -1;
     if (s->has_incumbent && best != s->incumbent) { /* a re-check: switch only by a margin */
-        int incumbent_stands = s->incumbent == mpi || mpi < 0 || !s->nsamples[mpi] ||
-                               beats(s, med, spread, s->incumbent, mpi);
+        int incumbent_stands =
+            s->incumbent == mpi || !mpi_stands || beats(s, med, spread, s->incumbent, mpi);
         switched = !incumbent_stands || !s->nsamples[s->incumbent] ||
                    beats(s, med, spread, best, s->incumbent);
         if (!switched) best = s->incumbent;

@@ -7,7 +7,8 @@
  * algorithm ALGO ("*": any other algorithm); a time not given stays
  * measured; "US-US2" gives every third timed call of that algorithm on
  * this rank US2 instead (a spread, as real times have, that leaves the
- * median of any 5 or more consecutive samples at US); "US^US0" gives the
+ * median of any 5 or more consecutive samples at US), "US-US2/N" every
+ * N-th (a spread that falls in chosen visits); "US^US0" gives the
  * first one US0 (a warm-up call; the calls are counted from the last
  * change of the variable's value, so a test gives a new value before the
  * calls of a new communicator); "fail" reports the call as failed on this
@@ -75,7 +76,12 @@ double xchg_online_test_time(const xchg_context *ctx, const char *algo, double m
                 us = FAILS;
                 after = eq + 5;
             }
-            if (*after == '-' && timed_calls % 3 == 0) us = strtod(after + 1, NULL); /* US-US2 */
+            if (*after == '-') { /* US-US2, US-US2/N */
+                char *every_at;
+                double us2 = strtod(after + 1, &every_at);
+                long every = *every_at == '/' ? strtol(every_at + 1, NULL, 10) : 3;
+                if (every > 0 && timed_calls % (unsigned long)every == 0) us = us2;
+            }
             if (*after == '^' && timed_calls == 1) us = strtod(after + 1, NULL);     /* US^US0 */
             if (len == 1 && item[0] == '*') other = us;
             else if (len == strlen(algo) && strncmp(item, algo, len) == 0) given = us;
