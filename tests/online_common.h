@@ -37,10 +37,11 @@ extern int dense; /* alltoallv without empty blocks (a sparse one is not persist
 int one_call(MPI_Comm comm, const char *coll, int count, int call, const char *what);
 
 /* Enough calls to decide a signature: 2 on the model, then up to 6
- * candidates of one warm-up and 5 samples each (at the forced times of at
- * least 20 us used here: in visits of 1, 2 and 2 samples, each a timed run
- * after a switching call), one more whose agreement carries the last time. */
-#define EXPLORE_CALLS (2 + 6 * (1 + 5 + 3) + 1)
+ * candidates of one warm-up and up to 10 samples each (at the forced times
+ * of at least 20 us used here: 5, and 10 where they spread, in visits of 1,
+ * 2, 2, 2, 2 and 1 samples, each a timed run after a switching call), one
+ * more whose agreement carries the last time. */
+#define EXPLORE_CALLS (2 + 6 * (1 + 10 + 6) + 1)
 
 /* `calls` calls, each checked; the result of all of them as one check. */
 void calls_of(MPI_Comm comm, const char *coll, int count, int calls, const char *what);

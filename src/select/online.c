@@ -30,9 +30,10 @@
  *              warm-up's speed, SAMPLES_MAX (40) at most: one call of a few
  *              microseconds varies by more than the margin below (where
  *              times do not vary, as in a simulation, SAMPLES settle it);
- *              such a candidate runs in visits of consecutive calls
- *              (wanted / SAMPLES samples after one call that is not one: it
- *              pays for the switch from another algorithm). A
+ *              a candidate runs in visits of consecutive calls
+ *              (wanted / SAMPLES samples, at least VISIT_MIN (2), after one
+ *              call that is not one: it pays for the switch from another
+ *              algorithm). A
  *              call's time is the slowest rank's: each rank times the
  *              algorithm's run (plan building excluded) and the maximum is
  *              agreed by the collective's next blocking call, before it
@@ -41,7 +42,7 @@
  *              alltoallw more elements in the agreement of sizes that
  *              call makes anyway (select.c; a pending time makes it agree
  *              whatever XCHG_AGREE's schedule says).
- *              A visit of several calls is a timed run (start_run): its
+ *              Every visit is a timed run (start_run): its
  *              first call, the switch, is not timed; its samples, the next
  *              calls, up to the visit's and no further than its 1st and
  *              SAMPLES-th sample (where a rule below may end the
@@ -59,9 +60,12 @@
  *              Every rank times the same calls, whichever path each takes:
  *              a run's calls are counted on both paths, and a run goes
  *              ahead of the signature's other schedule (drift samples,
- *              re-exploration). Calls of 20 us or more (one sample a
- *              visit) and warm-ups are timed one at a time on the normal
- *              path, where its cost is at most 2-3% of theirs.
+ *              re-exploration). Only the warm-ups are timed one at a time,
+ *              on the normal path. Calls of 20 us or more were too, one
+ *              sample a visit, until issue 26's 8-rank runs: alone on the
+ *              normal path `mpi`'s alltoallv of 4 KiB read 12-24% slower
+ *              than its benchmark row, `nonblocking` within 2%, and
+ *              exploration chose `nonblocking` at 1.02-1.06x MPI's own.
  *              Agreed not right after the
  *              call: the call then returns into the program as an untimed
  *              one does (issue 26: agreed at once, `rma_direct`'s
@@ -72,16 +76,20 @@
  *              sample of any, after one sample (`mpi`: and its warm-up too,
  *              two calls, not one hiccup); one whose fastest of
  *              LOSING_AFTER (3; `mpi`: SAMPLES) samples is over LOSING
- *              (1.25x) the median of another's as many, after those.
+ *              (1.25x) the median of another's as many, after those (a
+ *              run a rule ends goes on to its last call, no longer a
+ *              sample: every rank counts the same calls).
  *              `mpi` is the incumbent: the winner is `mpi` unless a
  *              candidate's median of at least SWITCH_SAMPLES (5) samples
  *              beats mpi's by the margin: the larger spread of the two
  *              candidates' samples, MARGIN_MIN (1%) to MARGIN (5%), and it
- *              was faster in VISIT_WINS (80%) of the visits both made (on
- *              an oversubscribed machine a burst of load slows a whole
- *              visit, and one slow visit of mpi moved its median); among
- *              those that do, the smallest median (ties to the earlier
- *              candidate, the model's order). A difference within the
+ *              was faster in VISIT_WINS (80%, rounded down: 4 of 5, 2 of 3)
+ *              of the visits both made (on an oversubscribed machine a
+ *              burst of load slows a whole visit, and one slow visit of mpi
+ *              moved its median); among those that do, the smallest median
+ *              (ties to the earlier candidate, the model's order). A
+ *              dropped `mpi` is no incumbent: the smallest median of the
+ *              others wins. A difference within the
  *              samples' spread is noise on a real machine (issue 26's
  *              16-core run: a 4-rank 16 B alltoall decided for
  *              `nonblocking`, which then ran at 2x MPI's own), and `mpi` is
@@ -110,14 +118,14 @@
  * the MAX: every rank then takes its candidate out of the race at the same
  * call (online_record.c).
  *
- * Cost of exploring: at most CANDIDATES (6) x (1 + SAMPLES) = 36 calls, and
- * for calls under 20 us up to 6 x (1 + SAMPLES_MAX + 7) = 288 short ones
- * (the 7: the switching calls of runs of 1, 4, 8, 8, 8, 8 and 3 samples),
- * run candidates that may be slower than the winner; a candidate over 2x
- * the best only 2 of them (its warm-up and one sample; 3 for short calls:
- * and the run's switch; one more sample where the first took under a
- * quarter of its warm-up), one within 2x but over 1.25x at most 4 (short
- * calls 8; `mpi`: 6, short calls 8). Each timed call adds a barrier, and
+ * Cost of exploring: at most CANDIDATES (6) x (1 + SAMPLES + 3) = 54 calls
+ * (the 3: the switching calls of runs of 1, 2 and 2 samples), and for calls
+ * under 20 us up to 6 x (1 + SAMPLES_MAX + 7) = 288 short ones (runs of 1,
+ * 4, 8, 8, 8, 8 and 3 samples), run candidates that may be slower than the
+ * winner; a candidate over 2x the best only 3 of them (its warm-up, the
+ * run's switch and one sample; a run more where the first took under a
+ * quarter of its warm-up), one within 2x but over 1.25x at most 6 (short
+ * calls 8; `mpi`: 9, short calls 8). Each timed call adds a barrier, and
  * each timed call or run an agreement at the next call (a
  * small allreduce; for alltoallv and alltoallw a few more elements of
  * theirs, which they then make off their schedule), neither of which the

@@ -145,8 +145,7 @@ int xchg_online_unsettled(const xchg_online_signature *s, int c)
  * where it then ran at 1.04x MPI's own (issue 26). */
 int xchg_online_visit_length(const xchg_online_signature *s)
 {
-    int length = s->samples_wanted / XCHG_ONLINE_SAMPLES;
-    return length < XCHG_ONLINE_VISIT_MIN ? XCHG_ONLINE_VISIT_MIN : length;
+    return s->samples_wanted / XCHG_ONLINE_SAMPLES;
 }
 
 /* The candidate the next exploring call runs: the warm-up round in order,
@@ -174,7 +173,7 @@ int xchg_online_samples_wanted(double fastest_warm_up)
     double wanted = XCHG_ONLINE_SAMPLES * XCHG_ONLINE_SHORT_SECONDS /
                     (fastest_warm_up > 0 ? fastest_warm_up : XCHG_ONLINE_SHORT_SECONDS);
     return wanted >= XCHG_ONLINE_SAMPLES_MAX ? XCHG_ONLINE_SAMPLES_MAX
-           : wanted <= XCHG_ONLINE_SAMPLES   ? XCHG_ONLINE_SAMPLES
+           : wanted <= XCHG_ONLINE_SAMPLES_SPREAD ? XCHG_ONLINE_SAMPLES_SPREAD
                                              : (int)wanted;
 }
 

@@ -18,7 +18,7 @@
 #define XCHG_ONLINE_SAMPLES 5             /* samples per candidate, at most, of a call */
 #define XCHG_ONLINE_SHORT_SECONDS 20e-6   /*   that lasts 20 us or more; of shorter ones */
 #define XCHG_ONLINE_SAMPLES_MAX 40        /*   more, up to 40 (xchg_online_samples_wanted) */
-#define XCHG_ONLINE_VISIT_MIN 2           /* samples a visit (a timed run) takes, up to */
+#define XCHG_ONLINE_SAMPLES_SPREAD 10     /* and, while they spread, up to 10 of any call */
 #define XCHG_ONLINE_RUN_MAX (XCHG_ONLINE_SAMPLES_MAX / XCHG_ONLINE_SAMPLES)
                                           /* samples of a timed run: a visit's (online.c) */
 _Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fit the agreement");
