@@ -18,7 +18,7 @@
  *      that repeats is decided by timing up to six candidates (the cost
  *      model's best three, node_aware and rma_direct where they apply, and
  *      the MPI library's own collective, "mpi", always), on the slowest
- *      rank: 5 samples each, up to 40 for short calls whose times spread;
+ *      rank: 5 samples each, up to 10 while they spread (40 short calls);
  *      clear losers stop early; another candidate replaces "mpi" only when
  *      faster by more than their samples' spread (1% to 5%). Every rank keeps the same winner, re-checked rarely. A
  *      call decided for "mpi"

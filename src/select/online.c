@@ -26,14 +26,18 @@
  *              the next ones; not a sample); then rounds over the candidates
  *              still in the race, SAMPLES samples each, and more while a
  *              candidate's samples spread over more than MARGIN of their
- *              median, up to as many as make SAMPLES x 20 us at the fastest
- *              warm-up's speed, SAMPLES_MAX (40) at most: one call of a few
- *              microseconds varies by more than the margin below (where
- *              times do not vary, as in a simulation, SAMPLES settle it);
- *              a candidate runs in visits of consecutive calls
- *              (wanted / SAMPLES samples, at least VISIT_MIN (2), after one
- *              call that is not one: it pays for the switch from another
- *              algorithm). A
+ *              median: up to as many as make SAMPLES x 20 us at the
+ *              fastest warm-up's speed, at least SAMPLES_SPREAD (10) and
+ *              at most SAMPLES_MAX (40): one call of a few
+ *              microseconds varies by more than the margin below, and so
+ *              did a call of 20-40 us at 8 ranks on this project's 2-core
+ *              machine (with 5 samples, 6 of 12 runs of alltoall 256 B
+ *              decided for a candidate that then ran at 1.05-1.17x MPI's
+ *              own; with 10, none); where times do not vary, as in a
+ *              simulation, SAMPLES settle it. A candidate runs in visits
+ *              of consecutive calls (wanted / SAMPLES samples, 2 to 8,
+ *              after one call that is not one: it pays for the switch from
+ *              another algorithm). A
  *              call's time is the slowest rank's: each rank times the
  *              algorithm's run (plan building excluded) and the maximum is
  *              agreed by the collective's next blocking call, before it
@@ -61,11 +65,12 @@
  *              a run's calls are counted on both paths, and a run goes
  *              ahead of the signature's other schedule (drift samples,
  *              re-exploration). Only the warm-ups are timed one at a time,
- *              on the normal path. Calls of 20 us or more were too, one
- *              sample a visit, until issue 26's 8-rank runs: alone on the
+ *              on the normal path. Calls of 10 us or more (5-9 samples
+ *              wanted: visits of one) were too, until issue 26's 8-rank
+ *              runs: alone on the
  *              normal path `mpi`'s alltoallv of 4 KiB read 12-24% slower
  *              than its benchmark row, `nonblocking` within 2%, and
- *              exploration chose `nonblocking` at 1.02-1.06x MPI's own.
+ *              exploration chose `nonblocking` at 1.02-1.08x MPI's own.
  *              Agreed not right after the
  *              call: the call then returns into the program as an untimed
  *              one does (issue 26: agreed at once, `rma_direct`'s
@@ -119,9 +124,12 @@
  * call (online_record.c).
  *
  * Cost of exploring: at most CANDIDATES (6) x (1 + SAMPLES + 3) = 54 calls
- * (the 3: the switching calls of runs of 1, 2 and 2 samples), and for calls
- * under 20 us up to 6 x (1 + SAMPLES_MAX + 7) = 288 short ones (runs of 1,
- * 4, 8, 8, 8, 8 and 3 samples), run candidates that may be slower than the
+ * where times settle (the 3: the switching calls of runs of 1, 2 and 2
+ * samples), and where they spread, for calls of 10 us or more,
+ * 6 x (1 + SAMPLES_SPREAD + 6) = 102 (runs of 1, 2, 2, 2, 2 and 1), for
+ * shorter ones up to
+ * 6 x (1 + SAMPLES_MAX + 7) = 288 short ones (runs of 1, 4, 8, 8, 8, 8 and
+ * 3 samples), run candidates that may be slower than the
  * winner; a candidate over 2x the best only 3 of them (its warm-up, the
  * run's switch and one sample; a run more where the first took under a
  * quarter of its warm-up), one within 2x but over 1.25x at most 6 (short

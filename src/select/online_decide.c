@@ -132,14 +132,14 @@ int xchg_online_unsettled(const xchg_online_signature *s, int c)
     return n < s->samples_wanted && range_of(s, c) > XCHG_ONLINE_MARGIN * s->medians[c];
 }
 
-/* Samples a candidate takes per visit: one per SAMPLES it wants (2-8), at
- * least VISIT_MIN (2), in a run of consecutive calls after one that is not
- * counted (online.c). A call right after another algorithm's pays for the
+/* Samples a candidate takes per visit: one per SAMPLES it wants (2-8: it
+ * wants SAMPLES_SPREAD to SAMPLES_MAX), in a run of consecutive calls after
+ * one that is not counted (online.c). A call right after another algorithm's pays for the
  * switch (caches, the MPI library's state): on 16 real cores, round robin
  * had `nonblocking` beat `mpi` by more than the margin at 4 ranks, 64 B,
  * where in runs of its own, as a program calls it, it took 1.13x mpi's
  * time. And a run's samples are timed where the winner will run (the fast
- * path): a call of 20 us or more timed alone, on the normal path, read
+ * path): a call of 10 us or more timed alone, on the normal path, read
  * `mpi` 12-24% slower than its benchmark row at 8 ranks (alltoallv 4 KiB)
  * and xchg's own algorithms within 2%, so exploration chose `nonblocking`
  * where it then ran at 1.04x MPI's own (issue 26). */
@@ -162,12 +162,15 @@ int xchg_online_next_candidate(const xchg_online_signature *s)
     return next;
 }
 
-/* Samples per candidate: SAMPLES, and for a call shorter than SHORT_SECONDS
- * at the speed of the fastest warm-up (an agreed time: the same on every
- * rank) as many more as make SAMPLES x SHORT_SECONDS, SAMPLES_MAX at most.
- * A call of a few microseconds varies by more than the margin between
- * candidates: five of them decided for algorithms that a benchmark's median
- * then put 1.1-1.25x behind MPI's own (issue 26's 16-core run). */
+/* Samples a candidate takes while they spread (xchg_online_unsettled; 5
+ * settle it where they do not): as many as make SAMPLES x SHORT_SECONDS at
+ * the speed of the fastest warm-up (an agreed time: the same on every
+ * rank), at least SAMPLES_SPREAD and at most SAMPLES_MAX. A call of a few
+ * microseconds varies by more than the margin between candidates: five of
+ * them decided for algorithms that a benchmark's median then put
+ * 1.1-1.25x behind MPI's own (issue 26's 16-core run); so did calls of
+ * 20-40 us on 8 ranks of a 2-core machine with 5 samples
+ * (docs/results/selection/online/long-runs/). */
 int xchg_online_samples_wanted(double fastest_warm_up)
 {
     double wanted = XCHG_ONLINE_SAMPLES * XCHG_ONLINE_SHORT_SECONDS /

@@ -15,10 +15,10 @@
 #define XCHG_ONLINE_OUTSIDE_CANDIDATES 2  /* node_aware, rma_direct: beyond the model */
 #define XCHG_ONLINE_CANDIDATES (XCHG_ONLINE_MODEL_CANDIDATES + XCHG_ONLINE_OUTSIDE_CANDIDATES + 1)
                                           /* and mpi */
-#define XCHG_ONLINE_SAMPLES 5             /* samples per candidate, at most, of a call */
-#define XCHG_ONLINE_SHORT_SECONDS 20e-6   /*   that lasts 20 us or more; of shorter ones */
-#define XCHG_ONLINE_SAMPLES_MAX 40        /*   more, up to 40 (xchg_online_samples_wanted) */
-#define XCHG_ONLINE_SAMPLES_SPREAD 10     /* and, while they spread, up to 10 of any call */
+#define XCHG_ONLINE_SAMPLES 5             /* samples per candidate; while they spread */
+#define XCHG_ONLINE_SAMPLES_SPREAD 10     /*   over MARGIN, up to as many as take */
+#define XCHG_ONLINE_SHORT_SECONDS 20e-6   /*   SAMPLES x 20 us, at least 10 and */
+#define XCHG_ONLINE_SAMPLES_MAX 40        /*   at most 40 (xchg_online_samples_wanted) */
 #define XCHG_ONLINE_RUN_MAX (XCHG_ONLINE_SAMPLES_MAX / XCHG_ONLINE_SAMPLES)
                                           /* samples of a timed run: a visit's (online.c) */
 _Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fit the agreement");

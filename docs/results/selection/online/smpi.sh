@@ -2,10 +2,12 @@
 # Online selection on the held-out grid of docs/results/selection/grid/
 # (SimGrid SMPI; simulated time is deterministic, so these numbers do not
 # depend on the load of the machine that runs them). Every case of the
-# grid's run.sh, cheapest first; for each: `auto` with XCHG_VERBOSE=1 and 40
-# warm-up calls (2 on the model, up to 36 exploring: 6 candidates of one
-# warm-up and 5 samples, where a simulation's times settle them; 1 whose
-# agreement carries the last explored time; 1 more), then 2 timed calls:
+# grid's run.sh, cheapest first; for each: `auto` with XCHG_VERBOSE=1 and 60
+# warm-up calls (2 on the model, up to 54 exploring: 6 candidates of one
+# warm-up, 5 samples and 3 switching calls, where a simulation's times
+# settle them; 1 whose agreement carries the last explored time; 1 more;
+# smpi/ here ran with 40, before a long call's visits were timed runs with
+# their switching calls, da6beaf), then 2 timed calls:
 # the decided winner (a point whose exploration did not end in the warm-up
 # has no line in exploration.csv, and evaluate.py says so). The
 # candidates and baselines are the grid's own measurements
@@ -15,7 +17,7 @@
 #                          medians, the decision, what exploring cost
 #   usage: docs/results/selection/online/smpi.sh [CASE...]   (default: all)
 #   XCHG_ONLINE_TIMEOUT=S  wall seconds per point (default 900)
-#   XCHG_ONLINE_WARMUP=N   warm-up calls (default 40; where the samples
+#   XCHG_ONLINE_WARMUP=N   warm-up calls (default 60; where the samples
 #                          spread, exploration takes more calls than that)
 #   XCHG_ONLINE_SMPI_OUT=DIR  where results.csv and exploration.csv go
 #                          (default smpi/ here; a recheck elsewhere)
@@ -28,7 +30,7 @@ out=${XCHG_ONLINE_SMPI_OUT:-docs/results/selection/online/smpi}
 mkdir -p "$out"
 common=(--append --timeout "${XCHG_ONLINE_TIMEOUT:-900}"
         --smpi-cfg "maxmin/precision:${XCHG_ONLINE_PRECISION:-1e-4}"
-        --baselines "" --warmup "${XCHG_ONLINE_WARMUP:-40}" --iters 2 --algos auto --online-log "$out/exploration.csv")
+        --baselines "" --warmup "${XCHG_ONLINE_WARMUP:-60}" --iters 2 --algos auto --online-log "$out/exploration.csv")
 # PLATFORM P Q SIZES DISTS COLL, as in grid/run.sh, roughly by simulation cost
 # (the grid's 26 cases: its dragonfly P = 128, Q = 32 at 2 KiB is left out,
 # as in the grid, where SimGrid's solver crashes on nonblocking)

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""The SMPI recheck of timed runs: smpi/ here (smpi.sh cases 0-12 at
-e97cded, XCHG_ONLINE_SMPI_OUT) against ../smpi/ (the committed grid run,
-every exploring call timed on the normal path). Per point: the decision,
-the calls explored and their cost over the winner's as a share of 1,000
-calls, and auto's simulated time, before and after. Writes table.md."""
+"""An SMPI recheck against ../smpi/ (the committed grid run, every
+exploring call timed on the normal path): by default smpi/ here (smpi.sh
+cases 0-12 at e97cded, XCHG_ONLINE_SMPI_OUT), written to table.md here;
+`compare.py DIR OUT` compares DIR (another recheck) and writes OUT. Per
+point: the decision, the calls explored and their cost over the winner's
+as a share of 1,000 calls, and auto's simulated time, before and after."""
 import csv
 import os
 import re
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -29,9 +31,11 @@ def auto_times(path):
 
 
 before = explorations(os.path.join(HERE, "..", "smpi", "exploration.csv"))
-after = explorations(os.path.join(HERE, "smpi", "exploration.csv"))
+recheck = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "smpi")
+table = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "table.md")
+after = explorations(os.path.join(recheck, "exploration.csv"))
 t_before = auto_times(os.path.join(HERE, "..", "smpi", "results.csv"))
-t_after = auto_times(os.path.join(HERE, "smpi", "results.csv"))
+t_after = auto_times(os.path.join(recheck, "results.csv"))
 lines = ["| platform | P | Q | coll | S | dist | decision before / after | calls explored "
          "before / after | cost per 1,000 calls before / after | auto (us) before / after |",
          "|---|---:|---:|---|---:|---|---|---:|---:|---:|"]
@@ -44,6 +48,6 @@ for key in sorted(after, key=lambda k: (k[1], k[0], k[4])):
                  f"{b[0]} / {a[0]} | {b[1]} / {a[1]} | {b[2] / (10 * tb * 1e6):.2f}% / "
                  f"{a[2] / (10 * ta * 1e6):.2f}% | {tb * 1e6:.2f} / {ta * 1e6:.2f} |")
 text = "\n".join(lines) + f"\n\n{same} of {len(after)} points: the same decision and time.\n"
-with open(os.path.join(HERE, "table.md"), "w") as f:
+with open(table, "w") as f:
     f.write(text)
 print(text)
