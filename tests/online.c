@@ -50,7 +50,7 @@ static void fast_path(void)
                                                    c == 2 || c == 4 ? "ring" : "pairwise"));
             snprintf(what, sizeof what, "%s: %s, then the fast path", colls[c],
                      kind == 0 ? "decided for mpi" : kind == 1 ? "decided for another" : "set");
-            calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
+            calls_until_decided(comm, colls[c], 16, what);
             unsigned long before = xchg_online_fast_calls(ctx, coll);
             calls_of(comm, colls[c], 16, 20, what);
             unsigned long fast = xchg_online_fast_calls(ctx, coll) - before;
@@ -81,7 +81,8 @@ static void drift(void)
         CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=2000", 1);
         snprintf(what, sizeof what, "%s: before the drift", colls[c]);
-        calls_of(comm, colls[c], 8, EXPLORE_CALLS + 3 * 16 + 10, what); /* decided, baseline set */
+        calls_until_decided(comm, colls[c], 8, what);
+        calls_of(comm, colls[c], 8, 3 * 16 + 10, what); /* baseline set */
         check_same_choice_on(comm, colls[c], what, name);
         check(strcmp(name, "mpi") == 0, "decided for mpi before the drift", name);
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=10000,*=2000", 1);

@@ -67,6 +67,19 @@ void calls_of(MPI_Comm comm, const char *coll, int count, int calls, const char 
     check(ok, what, "a call differed from PMPI");
 }
 
+void calls_until_decided(MPI_Comm comm, const char *coll, int count, const char *what)
+{
+    int ok = 1, before = 0, decided, exploring;
+    unsigned long explored;
+    for (int c = 0; c < EXPLORE_CALLS; c++) {
+        ok &= one_call(comm, coll, count, c, what);
+        counts_of(comm, &decided, &exploring, &explored);
+        if (c == 0) before = decided;
+        else if (decided > before && !exploring) break;
+    }
+    check(ok, what, "a call differed from PMPI");
+}
+
 void counts_of(MPI_Comm comm, int *decided, int *exploring, unsigned long *explored)
 {
     xchg_context *ctx;

@@ -46,6 +46,13 @@ int one_call(MPI_Comm comm, const char *coll, int count, int call, const char *w
 /* `calls` calls, each checked; the result of all of them as one check. */
 void calls_of(MPI_Comm comm, const char *coll, int count, int calls, const char *what);
 
+/* Calls as calls_of, until one more signature of comm is decided than after
+ * the first call (a fresh signature's exploration ended), EXPLORE_CALLS at
+ * most. Decisions follow agreed times only, so every rank stops at the same
+ * call; stopping there spares the calls a decided signature would make
+ * (MPICH's busy-polling ranks on a 2-core machine take 0.1-0.5 s a call). */
+void calls_until_decided(MPI_Comm comm, const char *coll, int count, const char *what);
+
 /* The online state of comm (xchg_online_counts). */
 void counts_of(MPI_Comm comm, int *decided, int *exploring, unsigned long *explored);
 

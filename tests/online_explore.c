@@ -34,7 +34,7 @@ static void exploration(void)
          * times: mpi 1000 us, the others 2000 us -> mpi */
         setenv("XCHG_TEST_ONLINE_TIMES", "0:mpi=1000,*=100;1:mpi=100,*=2000;*:mpi=200,*=200", 1);
         snprintf(what, sizeof what, "%s: exploring, ranks disagree locally", colls[c]);
-        calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
+        calls_until_decided(comm, colls[c], 16, what);
         int decided, exploring;
         unsigned long explored;
         counts_of(comm, &decided, &exploring, &explored);
@@ -91,7 +91,7 @@ static void exploration(void)
         CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
         setenv("XCHG_TEST_ONLINE_TIMES", "0:mpi=3000,*=100;*:mpi=100,*=300", 1);
         snprintf(what, sizeof what, "%s: exploring, mpi slowest on rank 0", colls[c]);
-        calls_of(comm, colls[c], 100, EXPLORE_CALLS, what);
+        calls_until_decided(comm, colls[c], 100, what);
         check_same_choice_on(comm, colls[c], what, name);
         check(name[0] && strcmp(name, "mpi") != 0, "the slowest rank's times decide: not mpi",
               name);
@@ -126,7 +126,7 @@ static void early_drops(void)
             CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
             setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1); /* a new value: US^US0 */
             snprintf(what, sizeof what, "%s: clear loser %s", colls[c], cases[k].times);
-            calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
+            calls_until_decided(comm, colls[c], 16, what);
             int decided, exploring;
             unsigned long explored;
             counts_of(comm, &decided, &exploring, &explored);
@@ -216,7 +216,7 @@ static void margin(void)
             CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
             setenv("XCHG_TEST_ONLINE_TIMES", cases[k].times, 1);
             snprintf(what, sizeof what, "%s: margin, %s", colls[c], cases[k].times);
-            calls_of(comm, colls[c], 16, EXPLORE_CALLS, what);
+            calls_until_decided(comm, colls[c], 16, what);
             int decided, exploring;
             unsigned long explored;
             counts_of(comm, &decided, &exploring, &explored);
@@ -238,7 +238,8 @@ static void margin(void)
         CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
         setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=1000,*=800", 1);
         snprintf(what, sizeof what, "%s: decided against mpi", colls[c]);
-        calls_of(comm, colls[c], 8, EXPLORE_CALLS + 3 * 16 + 10, what);
+        calls_until_decided(comm, colls[c], 8, what);
+        calls_of(comm, colls[c], 8, 3 * 16 + 10, what); /* baseline set */
         check_same_choice_on(comm, colls[c], what, name);
         check(name[0] && strcmp(name, "mpi") != 0, "decided for another before the re-check", name);
         int decided, exploring;
@@ -513,7 +514,7 @@ static void two_ranks_flat_only(void)
         CHECK_MPI(MPI_Comm_dup(pair, &comm));
         setenv("XCHG_TEST_ONLINE_TIMES", times, 1);
         snprintf(what, sizeof what, "%s on two ranks: composed ones forced fastest", colls[c]);
-        calls_of(comm, colls[c], 1 << 19, EXPLORE_CALLS, what); /* 2 MiB blocks */
+        calls_until_decided(comm, colls[c], 1 << 19, what); /* 2 MiB blocks */
         check_same_choice_on(comm, colls[c], what, name);
         check(strcmp(name, "mpi") == 0, "on two ranks no composed candidate: mpi", name);
         unsetenv("XCHG_TEST_ONLINE_TIMES");
