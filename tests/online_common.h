@@ -50,7 +50,8 @@ void calls_of(MPI_Comm comm, const char *coll, int count, int calls, const char 
  * the first call (a fresh signature's exploration ended), EXPLORE_CALLS at
  * most. Decisions follow agreed times only, so every rank stops at the same
  * call; stopping there spares the calls a decided signature would make
- * (MPICH's busy-polling ranks on a 2-core machine take 0.1-0.5 s a call). */
+ * (MPICH's ranks poll busily: on CI's 2 cores they made its online tests
+ * take 1.4x as long with EXPLORE_CALLS each time). */
 void calls_until_decided(MPI_Comm comm, const char *coll, int count, const char *what);
 
 /* The online state of comm (xchg_online_counts). */
