@@ -3,7 +3,8 @@
  * (src/select/online.c). A signature decided (for mpi, for another, or set by
  * XCHG_Comm_set_algorithm) takes the fast path on calls of the same shape
  * and the normal path on others; the winner's time drifts and the signature
- * explores again and switches; XCHG_ONLINE=0 leaves the model's choice; an
+ * explores again and switches; a winner other than mpi is confirmed against
+ * mpi; XCHG_ONLINE=0 leaves the model's choice; an
  * invalid XCHG_ONLINE is an MPI error naming it; an error of the MPI
  * library's own collective on the fast path reaches a user's error handler
  * once; learned choices persist
@@ -93,6 +94,63 @@ static void drift(void)
         unsetenv("XCHG_TEST_ONLINE_TIMES");
         CHECK_MPI(MPI_Comm_free(&comm));
     }
+    unsetenv("XCHG_TEST_ONLINE_CHECK");
+}
+
+/* A winner other than mpi is timed against mpi again (a confirmation,
+ * online.c): here at its first check, 16 calls after the decision
+ * (XCHG_TEST_ONLINE_CHECK=16), the two of them only. Decided for another at
+ * 800 us against mpi's 1000, then mpi takes 600 (a launch whose MPI got
+ * faster after its first calls): the confirmation switches to mpi, where
+ * neither the drift rule (the winner's time is the same) nor the re-check
+ * against mpi's explored median would. mpi still at 1000: kept, and the
+ * next confirmation only at the 8th check (none in the next 2). mpi at
+ * 2500 when explored, over 2x: never confirmed, whatever it takes later. */
+static void confirmation(void)
+{
+    static const struct {
+        const char *explored, *after;
+        int want_mpi, confirmed;
+    } cases[] = {{"*:mpi=1000,*=800", "*:mpi=600,*=800", 1, 1},
+                 {"*:mpi=1000,*=800", "*:mpi=1000,*=800", 0, 1},
+                 {"*:mpi=2500,*=800", "*:mpi=600,*=800", 0, 0}};
+    char what[256], name[NAME_LEN], detail[160];
+    setenv("XCHG_TEST_ONLINE_CHECK", "16", 1);
+    for (int c = 0; c < NCOLLS; c++)
+        for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
+            MPI_Comm comm;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            setenv("XCHG_TEST_ONLINE_TIMES", cases[k].explored, 1);
+            snprintf(what, sizeof what, "%s: confirmation, %s then %s", colls[c],
+                     cases[k].explored, cases[k].after);
+            calls_until_decided(comm, colls[c], 8, what);
+            check_same_choice_on(comm, colls[c], what, name);
+            check(name[0] && strcmp(name, "mpi") != 0, "decided for another", name);
+            int decided, exploring;
+            unsigned long before, after;
+            counts_of(comm, &decided, &exploring, &before);
+            setenv("XCHG_TEST_ONLINE_TIMES", cases[k].after, 1);
+            calls_of(comm, colls[c], 8, 16 + 20, what);
+            counts_of(comm, &decided, &exploring, &after);
+            snprintf(detail, sizeof detail, "%lu calls explored (a full exploration: 18 or more)",
+                     after - before);
+            check(exploring == 0 && (cases[k].confirmed ? after > before && after - before <= 16
+                                                        : after == before),
+                  cases[k].confirmed ? "confirmed: the winner and mpi only" : "not confirmed",
+                  detail);
+            check_same_choice_on(comm, colls[c], what, name);
+            check((strcmp(name, "mpi") == 0) == cases[k].want_mpi,
+                  cases[k].want_mpi ? "mpi now faster: switched to it" : "kept the winner", name);
+            if (k == 1) { /* kept: the next confirmation at the 8th check (of 32 calls now) */
+                counts_of(comm, &decided, &exploring, &before);
+                calls_of(comm, colls[c], 8, 2 * 32 + 4, what);
+                counts_of(comm, &decided, &exploring, &after);
+                snprintf(detail, sizeof detail, "%lu calls explored", after - before);
+                check(after == before, "kept: not confirmed again at the next checks", detail);
+            }
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            CHECK_MPI(MPI_Comm_free(&comm));
+        }
     unsetenv("XCHG_TEST_ONLINE_CHECK");
 }
 
@@ -350,6 +408,7 @@ int main(int argc, char **argv)
         agreed_by_next_call();
         replaced_while_armed();
         drift();
+        confirmation();
         switched_off();
         library_errors();
     } else {

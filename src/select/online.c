@@ -109,7 +109,20 @@
  *              `mpi`'s median of the last exploration by MARGIN (the winner
  *              lost the edge it won by) or DRIFT (50%) over the first
  *              window's (the machine changed); and after REEXPLORE_EVERY
- *              calls anyway.
+ *              calls anyway. A winner other than `mpi` is confirmed: 128
+ *              calls after its decision (CONFIRM_AFTER; at its first check
+ *              if that comes sooner), then at every CONFIRM_CHECKS-th (8th)
+ *              check, the check explores the winner and `mpi` again, no
+ *              warm-up, in visits as above, and keeps the winner only if it
+ *              still beats mpi by the incumbent rule (a re-check: the
+ *              winner the incumbent, and mpi's median beaten by the
+ *              margin). The first exploration read `mpi` at one time; on
+ *              this project's 2-core machine the library's own alltoallv
+ *              took 14-15 us at 8 ranks and 16-256 B in some periods of a
+ *              run and 22-24 us in others, and a winner chosen in a slow
+ *              period then ran at 1.2-1.35x it (issue 26, long-runs/). Not
+ *              where mpi took over DROP (2x) the winner's median: a clear
+ *              loser, not a period.
  * Every timed call, exploring or decided, starts after a barrier, as the
  * calls of a benchmark (and of most programs' loops) do. Timed right after
  * the agreement of the call before, `mpi` read up to 17% slower in
@@ -139,7 +152,13 @@
  * theirs, which they then make off their schedule), neither of which the
  * reported cost counts. Afterwards one timed call (a barrier, and an
  * agreement at the next call) per CHECK_EVERY calls or 10 ms of them,
- * whichever is more calls. XCHG_VERBOSE=1 prints
+ * whichever is more calls. A confirmation runs mpi instead of the winner
+ * in at most 47 calls (short calls whose times spread: 40 samples in runs
+ * of 1, 4, 8, 8, 8, 8 and 3), 16 for calls of 10 us or more, 8 where mpi
+ * loses by LOSING; each takes under 1.25x the winner's (else LOSING cuts
+ * mpi after 8) and under 2x (DROP): at most about 12 calls of the winner's
+ * time more, once 128 calls after a decision and then every 8th check
+ * (1,024 calls apart at least, twice as far after each that kept it). XCHG_VERBOSE=1 prints
  * the exploration's cost (the sum of its calls' times minus as many calls of
  * the winner). In SMPI (docs/results/selection/online/) the 2x cut took the
  * worst case, where `mpi` took 10x the direct exchange, from 4.7% of 1,000
@@ -228,28 +247,60 @@ static int insert(xchg_online *o, const xchg_select_input *in)
     return slot;
 }
 
-int xchg_online_start_exploring(xchg_online_signature *s, int keep_incumbent)
+/* Exploring from the start: every candidate, each warmed up first
+ * (keep_incumbent: a re-check, the winner the incumbent); or a confirmation
+ * (the header comment): the winner, the incumbent, and mpi only, in visits
+ * from the first call, as many samples wanted as the last exploration's;
+ * the other candidates out as dropped, their last medians kept. */
+static int begin_exploring(xchg_online_signature *s, int keep_incumbent, int confirm)
 {
     size_t n = (size_t)s->ncand * XCHG_ONLINE_SAMPLES_MAX;
     s->samples = malloc(n * (sizeof *s->samples + sizeof *s->sample_visit));
     if (!s->samples) return xchg_error(MPI_ERR_NO_MEM, "out of memory for online selection");
     s->sample_visit = (unsigned char *)(s->samples + n);
+    int mpi = xchg_online_mpi_candidate(s);
     s->has_incumbent = keep_incumbent && s->state == SIG_DECIDED;
     s->incumbent = s->winner;
     s->state = SIG_EXPLORING;
+    s->confirming = confirm;
+    s->warm_ups = confirm ? 0 : s->ncand;
     s->recorded = 0;
-    s->next = 0;
-    s->samples_wanted = XCHG_ONLINE_SAMPLES;
+    if (!confirm) s->samples_wanted = XCHG_ONLINE_SAMPLES;
     s->switch_calls = 0;
     s->explore_seconds = 0;
-    s->fastest_warm_up = 0;
+    if (!confirm) s->fastest_warm_up = 0;
     s->ndrift = 0;
     s->run_left = 0;
     memset(s->nsamples, 0, sizeof s->nsamples);
     memset(s->visits, 0, sizeof s->visits);
-    memset(s->medians, 0, sizeof s->medians);
     memset(s->dropped, 0, sizeof s->dropped);
+    for (int c = 0; c < s->ncand; c++) {
+        if (confirm && c != s->winner && c != mpi) s->dropped[c] = 1;
+        else s->medians[c] = 0;
+    }
+    s->next = xchg_online_next_candidate(s);
     return MPI_SUCCESS;
+}
+
+int xchg_online_start_exploring(xchg_online_signature *s, int keep_incumbent)
+{
+    return begin_exploring(s, keep_incumbent, 0);
+}
+
+int xchg_online_start_confirming(xchg_online_signature *s)
+{
+    return begin_exploring(s, 1, 1);
+}
+
+/* A decided signature's call n is a check (one in check_every); whether it
+ * is the one that confirms the winner against mpi (checks_to_confirm counts
+ * them down; the others take a drift sample). */
+static int confirmation_due(xchg_online_signature *s, unsigned long n)
+{
+    if (s->state != SIG_DECIDED || s->run_left > 0 || n < s->next_check ||
+        s->checks_to_confirm <= 0)
+        return 0;
+    return --s->checks_to_confirm == 0;
 }
 
 /* The samples of candidate k's next visit: up to visit_length, and no
@@ -277,7 +328,7 @@ static int run_length(const xchg_online_signature *s, int k)
  * comment). 0: not such a call. */
 static int start_run(xchg_online_signature *s, int k)
 {
-    if (s->recorded < s->ncand) return 0; /* the warm-up round: single calls */
+    if (s->recorded < s->warm_ups) return 0; /* the warm-up round: single calls */
     int left = run_length(s, k);
     s->visits[k]++;
     s->switch_calls++;
@@ -309,8 +360,8 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     in.bytes = xchg_select_size_bucket(in.bytes);
     in.max_block_bytes = xchg_select_size_bucket(in.max_block_bytes);
     int i = find(o, &in);
-    if (persistent) { /* a learned winner, nothing measured */
-        if (i >= 0 && o->sig[i].state == SIG_DECIDED) *out = o->sig[i].cand[o->sig[i].winner];
+    if (persistent) { /* a learned winner (re-checked now or not), nothing measured */
+        if (i >= 0 && o->sig[i].explorations > 0) *out = o->sig[i].cand[o->sig[i].winner];
         return MPI_SUCCESS;
     }
     if (i < 0 && (i = insert(o, &in)) < 0) return MPI_SUCCESS;
@@ -323,6 +374,8 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
             return rc;
     } else if (s->state == SIG_DECIDED && n >= s->reexplore_at && s->run_left == 0) {
         if ((rc = xchg_online_start_exploring(s, 1)) != MPI_SUCCESS) return rc;
+    } else if (confirmation_due(s, n)) {
+        if ((rc = xchg_online_start_confirming(s)) != MPI_SUCCESS) return rc;
     }
     if (s->state == SIG_SEEN) return MPI_SUCCESS;
     int k = -1, timed = 1;

@@ -38,11 +38,13 @@ static void report(const xchg_context *ctx, const xchg_online_signature *s, cons
     else if (s->in.coll == XCHG_ALLGATHERV)
         len += snprintf(line + len, sizeof line - (size_t)len, " (largest %lld B)",
                         (long long)s->in.max_block_bytes);
-    len += snprintf(line + len, sizeof line - (size_t)len, ": tried");
-    for (int c = 0; c < s->ncand && len < (int)sizeof line - 1; c++) {
+    len += snprintf(line + len, sizeof line - (size_t)len,
+                    s->confirming ? ": confirming against mpi" : ": tried");
+    for (int c = 0, shown = 0; c < s->ncand && len < (int)sizeof line - 1; c++) {
+        if (s->confirming && s->dropped[c] && !s->nsamples[c]) continue; /* left out */
         xchg_choice_format(&s->cand[c], name, sizeof name);
-        len += snprintf(line + len, sizeof line - (size_t)len, "%s %s %.2f us", c ? "," : "", name,
-                        med[c] * 1e6);
+        len += snprintf(line + len, sizeof line - (size_t)len, "%s %s %.2f us", shown++ ? "," : "",
+                        name, med[c] * 1e6);
         if (s->dropped[c] && len < (int)sizeof line - 1)
             len += snprintf(line + len, sizeof line - (size_t)len, " (dropped after %d)",
                             s->nsamples[c]);
@@ -148,12 +150,13 @@ int xchg_online_visit_length(const xchg_online_signature *s)
     return s->samples_wanted / XCHG_ONLINE_SAMPLES;
 }
 
-/* The candidate the next exploring call runs: the warm-up round in order,
+/* The candidate the next exploring call runs: the warm-up round in order
+ * (none in a confirmation),
  * then the unsettled one still in the race with the fewest samples (the
  * earliest on a tie: round robin); -1 when every one is done. */
 int xchg_online_next_candidate(const xchg_online_signature *s)
 {
-    if (s->recorded < s->ncand) return s->recorded;
+    if (s->recorded < s->warm_ups) return s->recorded;
     int next = -1;
     for (int c = 0; c < s->ncand; c++)
         if (!s->dropped[c] && xchg_online_unsettled(s, c) &&
@@ -241,6 +244,23 @@ static int beats(const xchg_online_signature *s, const double *med, const double
            wins_visits(s, c, o);
 }
 
+/* Whether and when a decided winner other than `mpi` is timed against mpi
+ * again (a confirmation: online.c's header comment): CONFIRM_AFTER calls
+ * after its decision (at its first check if that comes sooner), then at
+ * every CONFIRM_CHECKS-th check, as long as it keeps winning; never where
+ * mpi was a clear loser (over DROP, 2x, the winner's median: no burst of
+ * load explains that) or took no sample. */
+static void plan_confirmation(xchg_online_signature *s, int mpi, const double *med)
+{
+    s->checks_to_confirm = 0;
+    if (mpi < 0 || s->winner == mpi || !(med[mpi] > 0) ||
+        med[mpi] > XCHG_ONLINE_DROP * med[s->winner])
+        return;
+    s->checks_to_confirm = s->confirming ? XCHG_ONLINE_CONFIRM_CHECKS : 1;
+    if (!s->confirming && s->check_every > XCHG_ONLINE_CONFIRM_AFTER)
+        s->next_check = s->calls + XCHG_ONLINE_CONFIRM_AFTER;
+}
+
 void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
 {
     double med[XCHG_ONLINE_CANDIDATES], spread[XCHG_ONLINE_CANDIDATES];
@@ -286,6 +306,7 @@ void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
     s->baseline = 0;
     s->next_check = s->calls + s->check_every;
     s->reexplore_at = s->calls + XCHG_ONLINE_REEXPLORE_EVERY;
+    plan_confirmation(s, mpi, med);
     report(ctx, s, med, switched);
 }
 

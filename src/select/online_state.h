@@ -35,6 +35,9 @@ _Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fi
 #define XCHG_ONLINE_CHECK_MAX 4096        /*   doubling after a re-check that kept it */
 #define XCHG_ONLINE_DRIFT_WINDOW 3        /* the median of the last 3 such times */
 #define XCHG_ONLINE_DRIFT 0.5             /* drifted: 50% above the baseline */
+#define XCHG_ONLINE_CONFIRM_AFTER 128    /* a winner other than mpi is timed against mpi */
+#define XCHG_ONLINE_CONFIRM_CHECKS 8      /*   again 128 calls after its decision (or at its
+                                             first check, if sooner), then at every 8th check */
 #define XCHG_ONLINE_REEXPLORE_EVERY 65536 /* explore again anyway after this many calls */
 #define XCHG_ONLINE_SIGNATURES 32         /* per communicator */
 
@@ -56,6 +59,10 @@ typedef struct xchg_online_signature {
     double warm_up[XCHG_ONLINE_CANDIDATES]; /* each one's warm-up call, agreed seconds */
     int dropped[XCHG_ONLINE_CANDIDATES]; /* stopped early: a clear loser */
     int next;                      /* the candidate the next exploring call runs */
+    int warm_ups;                  /* calls of the warm-up round: ncand, or 0 confirming */
+    int confirming;                /* this (or the last) exploration is a confirmation: the
+                                      winner and mpi only, the others left out as dropped */
+    int checks_to_confirm;         /* decided: the check that confirms (1: the next); 0: none */
     int recorded;                  /* calls timed in this exploration (warm-ups too) */
     int samples_wanted;            /* per candidate: SAMPLES, more for short calls */
     int switch_calls;              /* first calls of visits, not samples (this exploration) */
@@ -158,8 +165,10 @@ xchg_online *xchg_online_state(xchg_context *ctx);
  * re-explorations fall on the same calls everywhere. */
 void xchg_online_fast_release(xchg_online *o, xchg_coll coll, int disarm);
 
-/* online.c: start (or restart, keeping the winner as incumbent) exploring. */
+/* online.c: start (or restart, keeping the winner as incumbent) exploring;
+ * start a confirmation of a decided winner against mpi. */
 int xchg_online_start_exploring(xchg_online_signature *s, int keep_incumbent);
+int xchg_online_start_confirming(xchg_online_signature *s);
 
 /* online_record.c: a call of the timed run of o->sig[sig] (a signature the fast
  * path was armed for) took `seconds` on this rank; XCHG_ONLINE_NO_TIME: it
