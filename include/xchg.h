@@ -20,9 +20,10 @@
  *      the MPI library's own collective, "mpi", always), on the slowest
  *      rank: 5 samples each, up to 10 while they spread (40 short calls);
  *      clear losers stop early; another candidate replaces "mpi" only when
- *      faster by more than their samples' spread (1% to 5%). Every rank keeps the same winner, re-checked rarely. A
- *      call decided for "mpi"
- *      then goes straight to the MPI library. Nonblocking and persistent
+ *      faster by more than their samples' spread (1% to 5%). Every rank
+ *      keeps the same winner, re-checked rarely; a winner other than "mpi"
+ *      is confirmed against "mpi" soon after and then now and then. A call
+ *      decided for "mpi" then goes straight to the MPI library. Nonblocking and persistent
  *      calls never explore: they take the winner their signature learned
  *      in blocking calls, if any, when the request is created, else step 5.
  *      XCHG_ONLINE=0 turns it off; XCHG_VERBOSE=1 prints what was tried and

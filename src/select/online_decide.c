@@ -245,7 +245,8 @@ static int beats(const xchg_online_signature *s, const double *med, const double
 }
 
 /* Whether and when a decided winner other than `mpi` is timed against mpi
- * again (a confirmation: online.c's header comment): CONFIRM_AFTER calls
+ * again (a confirmation: online.c's header comment; it keeps the faster
+ * median of the two, xchg_online_decide): CONFIRM_AFTER calls
  * after its decision (at its first check if that comes sooner), then at
  * every CONFIRM_CHECKS-th check, as long as it keeps winning; never where
  * mpi was a clear loser (over DROP, 2x, the winner's median: no burst of
@@ -279,7 +280,12 @@ void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s)
             best = c;
     if (best < 0) best = mpi >= 0 ? mpi : 0; /* nothing beat mpi */
     int switched = -1;
-    if (s->has_incumbent && best != s->incumbent) { /* a re-check: switch only by a margin */
+    if (s->confirming) { /* the faster median of the two now */
+        int w = s->incumbent;
+        int winner_stands = !s->dropped[w] && s->nsamples[w] > 0;
+        best = mpi_stands && (!winner_stands || med[mpi] < med[w]) ? mpi : w;
+        switched = best != w;
+    } else if (s->has_incumbent && best != s->incumbent) { /* a re-check: by a margin */
         int incumbent_stands =
             s->incumbent == mpi || !mpi_stands || beats(s, med, spread, s->incumbent, mpi);
         switched = !incumbent_stands || !s->nsamples[s->incumbent] ||
