@@ -114,18 +114,15 @@
  *              if that comes sooner), then at every CONFIRM_CHECKS-th (8th)
  *              check, the check explores the winner and `mpi` again, no
  *              warm-up, in visits as above, and keeps the faster median of
- *              the two (the winner beat mpi by the margin once; the
- *              question now is only which is faster: asking it to win by
- *              the margin and 80% of the visits again switched 17 of 159
- *              confirmations to mpi on this project's 2-core machine, at
- *              least 13 of them where the winner's benchmark row was
- *              4-26% faster than mpi's). The first exploration read `mpi` at one time; on
- *              this project's 2-core machine the library's own alltoallv
- *              took 14-15 us at 8 ranks and 16-256 B in some periods of a
- *              run and 22-24 us in others, and a winner chosen in a slow
- *              period then ran at 1.2-1.35x it (issue 26, long-runs/). Not
- *              where mpi took over DROP (2x) the winner's median: a clear
- *              loser, not a period.
+ *              the two: the first exploration read `mpi` once, and a
+ *              winner whose edge goes away later (while its own time stays,
+ *              so that the drift rule does not see it) gives way. Not the
+ *              incumbent rule again: the winner passed it once, and asked
+ *              to pass it again it lost 17 of 159 confirmations on this
+ *              project's 2-core machine, 16 of them where it was the faster
+ *              by the benchmark's rows (docs/results/selection/online/
+ *              confirm/). Not where mpi took over DROP (2x) the winner's
+ *              median: a clear loser.
  * Every timed call, exploring or decided, starts after a barrier, as the
  * calls of a benchmark (and of most programs' loops) do. Timed right after
  * the agreement of the call before, `mpi` read up to 17% slower in
@@ -161,9 +158,9 @@
  * loses by LOSING; each takes under 1.25x the winner's (else LOSING cuts
  * mpi after 8) and under 2x (DROP): at most about 12 calls of the winner's
  * time more, once 128 calls after a decision and then every 8th check
- * (1,024 calls apart at least, twice as far after each that kept it). XCHG_VERBOSE=1 prints
- * the exploration's cost (the sum of its calls' times minus as many calls of
- * the winner). In SMPI (docs/results/selection/online/) the 2x cut took the
+ * (1,024 calls apart at least, twice as far after each that kept it).
+ * XCHG_VERBOSE=1 prints the exploration's cost (the sum of its calls'
+ * times minus as many calls of the winner). In SMPI (docs/results/selection/online/) the 2x cut took the
  * worst case, where `mpi` took 10x the direct exchange, from 4.7% of 1,000
  * calls to below 3%. The samples live only while a signature explores.
  *

@@ -35,7 +35,7 @@ _Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fi
 #define XCHG_ONLINE_CHECK_MAX 4096        /*   doubling after a re-check that kept it */
 #define XCHG_ONLINE_DRIFT_WINDOW 3        /* the median of the last 3 such times */
 #define XCHG_ONLINE_DRIFT 0.5             /* drifted: 50% above the baseline */
-#define XCHG_ONLINE_CONFIRM_AFTER 128    /* a winner other than mpi is timed against mpi */
+#define XCHG_ONLINE_CONFIRM_AFTER 128     /* a winner other than mpi is timed against mpi */
 #define XCHG_ONLINE_CONFIRM_CHECKS 8      /*   again 128 calls after its decision (or at its
                                              first check, if sooner), then at every 8th check */
 #define XCHG_ONLINE_REEXPLORE_EVERY 65536 /* explore again anyway after this many calls */
