@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Learned choices persist (XCHG_TUNING_OUT): a run decides alltoall,
-# alltoallv, allgather, alltoallw and allgatherv (forced for mpi) and writes them at MPI_Finalize
+# alltoallv, allgather, alltoallw and allgatherv (forced: alltoall for another
+# algorithm, whose confirmation is under way when the run ends, the rest for
+# mpi) and writes them at MPI_Finalize
 # into a tuning file that already holds a rule of its own; the file must keep
 # that rule, gain one rule per collective, and not grow when written again;
 # a second run reading it (XCHG_TUNING_FILE) must start decided, exploring

@@ -1,7 +1,8 @@
 /*
  * Learned choices persisted (XCHG_TUNING_OUT): when a context goes away
  * (its communicator freed, or MPI_Finalize), rank 0 of MPI_COMM_WORLD keeps
- * the decided signatures of the contexts it belongs to; at MPI_Finalize it
+ * the decided signatures of the contexts it belongs to (and those that were
+ * re-checking a winner: that winner); at MPI_Finalize it
  * writes them as rules of a tuning file (docs/tuning.md), merged with the
  * file already at that path, so that a run with XCHG_TUNING_FILE set to it
  * starts decided (a tuning rule comes before online selection).
@@ -38,19 +39,32 @@ static pthread_mutex_t learned_lock = PTHREAD_MUTEX_INITIALIZER;
 static learned *kept;
 static int num_kept, cap_kept;
 
+/* The rule's comment: the medians that decided it; a signature re-checking
+ * when the program ended (its medians half retaken) says so instead. */
+static void comment_of(const xchg_online_signature *s, char *comment, size_t size)
+{
+    if (s->state != SIG_DECIDED) {
+        snprintf(comment, size, "online selection, re-checking when the program ended: "
+                                "the winner before");
+        return;
+    }
+    int len = snprintf(comment, size, "online selection, median of up to %d (slowest rank):",
+                       s->samples_wanted);
+    for (int c = 0; c < s->ncand && len < (int)size - 1; c++) {
+        char name[256];
+        xchg_choice_format(&s->cand[c], name, sizeof name);
+        len += snprintf(comment + len, size - (size_t)len, "%s %s %.2f us", c ? "," : "", name,
+                        s->medians[c] * 1e6);
+    }
+}
+
+/* A signature with a winner (decided, or re-checking one it had). */
 static void keep(const xchg_online_signature *s)
 {
     if (xchg_coll_is_v(s->in.coll) && s->in.max_peers < s->in.comm_size - 1) return;
     learned l = {.in = s->in};
     xchg_choice_format(&s->cand[s->winner], l.algorithm, sizeof l.algorithm);
-    int len = snprintf(l.comment, sizeof l.comment,
-                       "online selection, median of up to %d (slowest rank):", s->samples_wanted);
-    for (int c = 0; c < s->ncand && len < (int)sizeof l.comment - 1; c++) {
-        char name[256];
-        xchg_choice_format(&s->cand[c], name, sizeof name);
-        len += snprintf(l.comment + len, sizeof l.comment - (size_t)len, "%s %s %.2f us",
-                        c ? "," : "", name, s->medians[c] * 1e6);
-    }
+    comment_of(s, l.comment, sizeof l.comment);
     pthread_mutex_lock(&learned_lock);
     if (num_kept == cap_kept) {
         int cap = cap_kept ? 2 * cap_kept : 16;
@@ -74,7 +88,7 @@ void xchg_online_release(xchg_context *ctx)
     if (out && *out && !ctx->is_inner && MPI_Comm_rank(MPI_COMM_WORLD, &world_rank) == MPI_SUCCESS &&
         world_rank == 0)
         for (int i = 0; i < o->count; i++)
-            if (o->sig[i].state == SIG_DECIDED) keep(&o->sig[i]);
+            if (o->sig[i].explorations > 0) keep(&o->sig[i]);
     for (int c = 0; c < XCHG_NUM_COLL; c++) free(o->fast[c].kept);
     for (int i = 0; i < o->count; i++) free(o->sig[i].samples);
     free(o);
