@@ -2,7 +2,8 @@
 # MPI's own alltoallv, a hand-written Isend/Irecv exchange and xchg's
 # `nonblocking` in bursts of k calls each (burst.c), LAUNCHES launches of 8
 # ranks (16 B blocks): bursts.csv (launch, pass, k, the median of each in
-# us; k 0: each in a loop of 400 of its own). Needs xchg built in build/.
+# us; k 0: each in a loop of 400 of its own), then plot.py: periods.png.
+# Needs xchg built in build/.
 #   LAUNCHES=30 bash docs/results/selection/online/confirm/periods/run.sh
 set -euo pipefail
 XCHG=${XCHG:-$(cd "$(dirname "$0")" && pwd)/../../../../..}
@@ -18,3 +19,4 @@ for launch in $(seq "${LAUNCHES:-10}"); do
         sed "s/loop 400/0/; s/^/$launch,/" >>"$out"
 done
 rm -f "$here/burst"
+/usr/bin/python3 "$here/plot.py"
