@@ -263,12 +263,13 @@ static int begin_exploring(xchg_online_signature *s, int keep_incumbent, int con
     s->incumbent = s->winner;
     s->state = SIG_EXPLORING;
     s->confirming = confirm;
-    s->warm_ups = confirm ? 0 : s->ncand;
+    if (!confirm) { /* a confirmation keeps the last exploration's */
+        s->samples_wanted = XCHG_ONLINE_SAMPLES;
+        s->fastest_warm_up = 0;
+    }
     s->recorded = 0;
-    if (!confirm) s->samples_wanted = XCHG_ONLINE_SAMPLES;
     s->switch_calls = 0;
     s->explore_seconds = 0;
-    if (!confirm) s->fastest_warm_up = 0;
     s->ndrift = 0;
     s->run_left = 0;
     memset(s->nsamples, 0, sizeof s->nsamples);
@@ -328,7 +329,7 @@ static int run_length(const xchg_online_signature *s, int k)
  * comment). 0: not such a call. */
 static int start_run(xchg_online_signature *s, int k)
 {
-    if (s->recorded < s->warm_ups) return 0; /* the warm-up round: single calls */
+    if (s->recorded < xchg_online_warm_ups(s)) return 0; /* the warm-up round: single calls */
     int left = run_length(s, k);
     s->visits[k]++;
     s->switch_calls++;

@@ -156,7 +156,7 @@ int xchg_online_visit_length(const xchg_online_signature *s)
  * earliest on a tie: round robin); -1 when every one is done. */
 int xchg_online_next_candidate(const xchg_online_signature *s)
 {
-    if (s->recorded < s->warm_ups) return s->recorded;
+    if (s->recorded < xchg_online_warm_ups(s)) return s->recorded;
     int next = -1;
     for (int c = 0; c < s->ncand; c++)
         if (!s->dropped[c] && xchg_online_unsettled(s, c) &&

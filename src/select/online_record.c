@@ -58,7 +58,7 @@ static xchg_online_signature *signature_of(xchg_context *ctx, int sig, unsigned 
  * candidate) sets how many samples a candidate takes, from the fastest. */
 static void count_exploring_call(xchg_online_signature *s)
 {
-    if (++s->recorded == s->warm_ups)
+    if (++s->recorded == xchg_online_warm_ups(s))
         s->samples_wanted = xchg_online_samples_wanted(s->fastest_warm_up);
 }
 

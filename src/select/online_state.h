@@ -59,7 +59,6 @@ typedef struct xchg_online_signature {
     double warm_up[XCHG_ONLINE_CANDIDATES]; /* each one's warm-up call, agreed seconds */
     int dropped[XCHG_ONLINE_CANDIDATES]; /* stopped early: a clear loser */
     int next;                      /* the candidate the next exploring call runs */
-    int warm_ups;                  /* calls of the warm-up round: ncand, or 0 confirming */
     int confirming;                /* this (or the last) exploration is a confirmation: the
                                       winner and mpi only, the others left out as dropped */
     int checks_to_confirm;         /* decided: the check that confirms (1: the next); 0: none */
@@ -221,6 +220,12 @@ static inline unsigned char *xchg_online_visits_of(const xchg_online_signature *
     return s->sample_visit + (size_t)c * XCHG_ONLINE_SAMPLES_MAX;
 }
 int xchg_online_mpi_candidate(const xchg_online_signature *s);  /* -1: none */
+
+/* Calls of the warm-up round: one per candidate, none in a confirmation. */
+static inline int xchg_online_warm_ups(const xchg_online_signature *s)
+{
+    return s->confirming ? 0 : s->ncand;
+}
 void xchg_online_decide(const xchg_context *ctx, xchg_online_signature *s);
 
 #endif
