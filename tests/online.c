@@ -495,6 +495,7 @@ int main(int argc, char **argv)
         drift();
         confirmation();
         persistent_while_confirming();
+        persistent_neighbor_init();
         switched_off();
         library_errors();
     } else {

@@ -636,7 +636,8 @@ static int init_request(const options *o, MPI_Comm comm, XCHG_Topo topo, pattern
 {
     MPI_Info info;
     MPI_Info_create(&info);
-    MPI_Info_set(info, "xchg_algorithm", sel);
+    if (strcmp(sel, "auto") != 0) /* auto: xchg chooses, as for a program that does not say */
+        MPI_Info_set(info, "xchg_algorithm", sel);
     int rc;
     (void)o;
     if (use_ext)
@@ -879,6 +880,14 @@ int main(int argc, char **argv)
                 DIE("%s, level %d: wait: %s", algo[a], l, XCHG_Last_error());
             bad += check_exchange(A, &pt, yref);
             XCHG_Request_free(&req);
+            /* auto: what xchg chose (the algorithm the last start ran) */
+            char label[320], ran_algo[256];
+            snprintf(label, sizeof label, "%s", algo[a]);
+            if (strcmp(algo[a], "auto") == 0 &&
+                XCHG_Comm_get_algorithm(comm, "neighbor_alltoallv", 1, 0, ran_algo,
+                                        sizeof ran_algo) == MPI_SUCCESS)
+                snprintf(label, sizeof label, "auto[%.*s]", (int)strcspn(ran_algo, ":"),
+                         ran_algo); /* the name: its parameters hold commas */
 
             long allbad;
             MPI_Allreduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, comm);
@@ -888,7 +897,7 @@ int main(int argc, char **argv)
                       ib = max_ll(st.inter_bytes), ab = max_ll(st.intra_bytes);
             if (rank == 0) {
                 fprintf(csv, "%d,%s,%d,%ld,%d,%lld,%lld,%d,%s,%s,", nranks, region_label,
-                        nregions, o.n, l, rows, nnz, nactive, algo[a], ext[a] ? "ext" : "plain");
+                        nregions, o.n, l, rows, nnz, nactive, label, ext[a] ? "ext" : "plain");
                 fprintf(csv, "%lld,%lld,%lld,%lld,", imsg, amsg, ib, ab);
                 fprintf(csv, "%s,%.9f,%.9f,%s,%lld,%lld,%s\n", "xchg", tinit_max, best,
                         allbad ? "FAIL" : "ok", pair_max, pair_unique_max,

@@ -9,8 +9,11 @@
  * it), so a persistent request chooses once, at init: the signature's
  * learned decision when there is one, else the model (or a tuning file);
  * its starts never agree or time anything. A nonblocking call is such a
- * request of its own (nonblocking.c): the same, it never explores. The neighbourhood alltoallv keeps the model
- * (its plans are keyed by pattern; online selection there is future work).
+ * request of its own (nonblocking.c): the same, it never explores.
+ * The neighbourhood alltoallv: a persistent request measures its candidates
+ * at init, on scratch buffers (online_init.c); blocking and nonblocking
+ * calls keep the model (their plans are cached by pattern, looked up after
+ * the choice: a pattern that changes on some ranks is found only then).
  *
  * The state hangs off the context (ctx->online) but belongs to this module.
  */
@@ -31,6 +34,15 @@ int xchg_online_enabled(int *on);
  * a learned winner is used, nothing is measured. Local (no messages). */
 int xchg_online_choose(xchg_context *ctx, const xchg_select_input *in, int persistent,
                        const xchg_choice *model, xchg_choice *out);
+
+/* A persistent neighbourhood alltoallv's init whose automatic choice `*out`
+ * is the cost model's, with the pattern's agreed inputs `in`: the winner
+ * of measuring the candidates now on scratch buffers (or of an earlier init
+ * of the same inputs on this communicator) into *out. Collective (barriers,
+ * allreduces, the candidates' plans and runs); unchanged when XCHG_ONLINE=0
+ * or the call's extents are too large to copy (online_init.c). */
+int xchg_online_init_choose(xchg_context *ctx, const xchg_args *args, const xchg_select_input *in,
+                            xchg_choice *out);
 
 /* Around a blocking call's run (call.c): xchg_online_start sets *start to
  * MPI_Wtime() when the selection asked for the call to be timed, else 0

@@ -40,6 +40,7 @@ _Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fi
                                              first check, if sooner), then at every 8th check */
 #define XCHG_ONLINE_REEXPLORE_EVERY 65536 /* explore again anyway after this many calls */
 #define XCHG_ONLINE_SIGNATURES 32         /* per communicator */
+#define XCHG_ONLINE_INIT_PATTERNS 16      /* neighbourhood patterns measured at init (FIFO) */
 
 typedef enum { SIG_SEEN, SIG_EXPLORING, SIG_DECIDED } xchg_online_sig_state;
 
@@ -150,6 +151,11 @@ struct xchg_online {
     int fast_ready[XCHG_NUM_COLL];      /* the last selection: the decided signature
                                            (>= 0) or FAST_* */
     xchg_online_fast fast[XCHG_NUM_COLL];
+    /* persistent neighbourhood inits (online_init.c): the winners measured,
+     * by the pattern's bucketed agreed inputs */
+    int init_count, init_next;
+    xchg_select_input init_in[XCHG_ONLINE_INIT_PATTERNS];
+    xchg_choice init_winner[XCHG_ONLINE_INIT_PATTERNS];
 };
 typedef struct xchg_online xchg_online;
 

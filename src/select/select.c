@@ -330,17 +330,39 @@ static int neighbor_unagreed(xchg_context *ctx, int persistent, xchg_choice *out
     return *decided ? automatic_choice(ctx, &in, out, &source) : rc;
 }
 
-int xchg_select_neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_choice *out)
+/* The agreed pattern's automatic choice (into the pattern cache's agreed
+ * choice too, for the blocking calls between agreements); *in, *source: its
+ * inputs and what decided. */
+static int neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_select_input *in,
+                           xchg_choice *out, const char **source)
 {
-    xchg_select_input in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
     xchg_pattern_cache *cache = &ctx->pattern_cache;
-    const char *source;
-    int rc = xchg_neighbor_input_agree(ctx, args, &in);
-    if (rc == MPI_SUCCESS) rc = automatic_choice(ctx, &in, out, &source);
+    *in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
+    int rc = xchg_neighbor_input_agree(ctx, args, in);
+    if (rc == MPI_SUCCESS) rc = automatic_choice(ctx, in, out, source);
     if (rc != MPI_SUCCESS) return rc;
     cache->agreed_choice = *out;
     cache->has_agreed_choice = 1;
     return MPI_SUCCESS;
+}
+
+int xchg_select_neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_choice *out)
+{
+    xchg_select_input in;
+    const char *source;
+    return neighbor_agreed(ctx, args, &in, out, &source);
+}
+
+/* A persistent init: the agreed choice; the cost model's is measured
+ * against the other candidates (online_init.c). */
+static int neighbor_persistent(xchg_context *ctx, const xchg_args *args, xchg_choice *out)
+{
+    xchg_select_input in;
+    const char *source;
+    int rc = neighbor_agreed(ctx, args, &in, out, &source);
+    if (rc == MPI_SUCCESS && strcmp(source, "the cost model") == 0)
+        rc = xchg_online_init_choose(ctx, args, &in, out);
+    return rc;
 }
 
 int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
@@ -374,7 +396,9 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         int decided;
         agree_mode mode;
         rc = neighbor_unagreed(ctx, persistent, out, &decided, &mode);
-        return rc != MPI_SUCCESS || decided ? rc : xchg_select_neighbor_agreed(ctx, args, out);
+        if (rc != MPI_SUCCESS || decided) return rc;
+        return persistent ? neighbor_persistent(ctx, args, out)
+                          : xchg_select_neighbor_agreed(ctx, args, out);
     }
     xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
     if (args->coll == XCHG_ALLGATHERV) { /* the same recvcounts everywhere: no agreement */

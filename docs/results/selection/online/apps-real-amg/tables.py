@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Tables and plot of run.sh's results.csv: per configuration and level, the
+median over repetitions of each row's time per start and init; writes
+tables.md, amg.png and the README's table (between the `tables` markers)."""
+import collections
+import csv
+import os
+import statistics
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXED = ("standard", "locality", "mpi")
+
+
+def row_name(r):
+    """online/auto[X] -> auto, model/auto[X] -> model; fixed rows by name."""
+    if r["algo"].startswith("auto"):
+        return "auto" if r["launch"] == "online" else "model"
+    return r["algo"]
+
+
+def load():
+    cells = collections.defaultdict(lambda: collections.defaultdict(list))
+    chosen = collections.defaultdict(collections.Counter)
+    with open(os.path.join(HERE, "results.csv")) as f:
+        for r in csv.DictReader(f):
+            if r["check"] != "ok":
+                raise SystemExit(f"a failed check in results.csv: {r}")
+            key = (int(r["ranks"]), int(r["nregions"]), int(r["level"]))
+            name = row_name(r)
+            cells[key][name].append((float(r["time_s"]), float(r["init_s"])))
+            if name in ("auto", "model"):
+                chosen[key + (name,)][r["algo"][5:-1]] += 1
+    return cells, chosen
+
+
+def med(values, i):
+    return statistics.median(v[i] for v in values)
+
+
+def choice(counter):
+    return ", ".join(f"{a} {n}" for a, n in counter.most_common())
+
+
+def tables(cells, chosen):
+    lines, summary = [], []
+    for ranks, nreg in sorted({k[:2] for k in cells}):
+        levels = sorted(k[2] for k in cells if k[:2] == (ranks, nreg))
+        lines += [f"\n**{ranks} ranks, {nreg} regions** (time per start, us; median over "
+                  f"{len(cells[(ranks, nreg, levels[0])]['auto'])} runs)\n",
+                  "| level | auto ran | auto | model ran | model | standard | locality | mpi "
+                  "| auto / model | auto / mpi | auto / best fixed | auto init (ms) | model init (ms) |",
+                  "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        tot = collections.Counter()
+        for lv in levels:
+            c = cells[(ranks, nreg, lv)]
+            t = {k: med(v, 0) * 1e6 for k, v in c.items()}
+            init = {k: med(v, 1) * 1e3 for k, v in c.items()}
+            best = min(t[k] for k in FIXED if k in t)
+            for k in t:
+                tot[k] += t[k]
+            tot["best"] += best
+            tot["auto_init"] += init["auto"]
+            tot["model_init"] += init["model"]
+            lines.append(
+                f"| {lv} | {choice(chosen[(ranks, nreg, lv, 'auto')])} | {t['auto']:.2f} "
+                f"| {choice(chosen[(ranks, nreg, lv, 'model')])} | {t['model']:.2f} "
+                + "".join(f"| {t[k]:.2f} " if k in t else "| - " for k in FIXED)
+                + f"| {t['auto'] / t['model']:.2f} | {t['auto'] / t['mpi']:.2f} "
+                f"| {t['auto'] / best:.2f} | {init['auto']:.2f} | {init['model']:.2f} |")
+        lines.append(
+            f"| all levels | | {tot['auto']:.2f} | | {tot['model']:.2f} "
+            + "".join(f"| {tot[k]:.2f} " for k in FIXED)
+            + f"| {tot['auto'] / tot['model']:.2f} | {tot['auto'] / tot['mpi']:.2f} "
+            f"| {tot['auto'] / tot['best']:.2f} | {tot['auto_init']:.2f} | {tot['model_init']:.2f} |")
+        summary.append((ranks, nreg, tot))
+    return "\n".join(lines) + "\n", summary
+
+
+def plot(cells):
+    configs = sorted({k[:2] for k in cells})
+    fig, axes = plt.subplots(1, len(configs), figsize=(6 * len(configs), 4), squeeze=False)
+    for ax, (ranks, nreg) in zip(axes[0], configs):
+        levels = sorted(k[2] for k in cells if k[:2] == (ranks, nreg))
+        width = 0.15
+        for i, name in enumerate(("auto", "model") + FIXED):
+            ratio = [med(cells[(ranks, nreg, lv)][name], 0) / med(cells[(ranks, nreg, lv)]["mpi"], 0)
+                     for lv in levels]
+            ax.bar([lv + (i - 2) * width for lv in levels], ratio, width, label=name)
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_title(f"xchg-amg, {ranks} ranks, {nreg} regions")
+        ax.set_xlabel("AMG level")
+        ax.set_ylabel("time per start / mpi's")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(HERE, "amg.png"), dpi=100)
+
+
+def main():
+    cells, chosen = load()
+    text, _ = tables(cells, chosen)
+    with open(os.path.join(HERE, "tables.md"), "w") as f:
+        f.write(text.lstrip("\n"))
+    readme = os.path.join(HERE, "README.md")
+    if os.path.exists(readme):
+        s = open(readme).read()
+        a, b = s.find("<!-- tables -->"), s.find("<!-- /tables -->")
+        if a >= 0 and b > a:
+            s = s[:a] + "<!-- tables -->\n" + text.lstrip("\n") + s[b:]
+            open(readme, "w").write(s)
+    plot(cells)
+
+
+if __name__ == "__main__":
+    main()
