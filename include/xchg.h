@@ -29,7 +29,7 @@
  *      A persistent neighbourhood alltoallv request measures at init
  *      instead: its candidates (step 5's choice, its best of standard and
  *      locality, "mpi" on a distributed-graph communicator) run on scratch
- *      buffers, 8 times each, and the fastest is kept as above.
+ *      buffers (5 samples of 4 runs each), and the fastest is kept as above.
  *      XCHG_ONLINE=0 turns it off; XCHG_VERBOSE=1 prints what was tried and
  *      decided; XCHG_TUNING_OUT=path writes the decisions at MPI_Finalize
  *      as a tuning file for step 3 of the next run.

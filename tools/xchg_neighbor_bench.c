@@ -318,7 +318,8 @@ static int check(const pattern *p, const double *recv)
 static double time_blocking(const options *o, const pattern *p, MPI_Comm graph,
                             const char *selection, const double *send, double *recv, int *wrong)
 {
-    XCHG_Comm_set_algorithm(graph, "neighbor_alltoallv", selection);
+    XCHG_Comm_set_algorithm(graph, "neighbor_alltoallv",
+                            strcmp(selection, "auto") == 0 ? NULL : selection);
     for (int s = 0; s < 1 + o->warmup; s++)
         XCHG_Neighbor_alltoallv(send, p->scount, p->sdispl, MPI_DOUBLE, recv, p->rcount,
                                 p->rdispl, MPI_DOUBLE, graph);
@@ -344,7 +345,8 @@ static void run_one(const options *o, const pattern *p, MPI_Comm graph, const ch
     for (int i = 0; i < p->rtotal; i++) recv[i] = -1.0;
     MPI_Info info;
     MPI_Info_create(&info);
-    MPI_Info_set(info, "xchg_algorithm", selection);
+    if (strcmp(selection, "auto") != 0) /* auto: xchg chooses (online_init.c measures) */
+        MPI_Info_set(info, "xchg_algorithm", selection);
     XCHG_Topo topo = XCHG_TOPO_NULL;
     XCHG_Request req = XCHG_REQUEST_NULL;
     int use_graph = strncmp(selection, "mpi", 3) == 0;

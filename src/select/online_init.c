@@ -29,12 +29,15 @@
  * with a post function posts and waits (`mpi`: the library's nonblocking
  * call, not its blocking one; in Open MPI 4.1 the first took 1.4x the
  * second), any other runs its plan. One run of each warms it up; then
- * ROUNDS rounds run each candidate once, every run after a barrier (as the
- * starts of a solver's loop follow its other communication), timed on
- * every rank. After the first two rounds one MPI_Allreduce(MAX) agrees the
- * times so far (the slowest rank's) and online.c's DROP rule takes out a
- * candidate whose faster round took over 2x the fastest of any; one more
- * agrees the rest. Decisions use the agreed times only, so every rank
+ * ROUNDS rounds give each candidate a sample: after a barrier, BURST runs
+ * one after the other, their mean time on every rank (as a solver's loop
+ * starts and completes its request again and again; single runs after a
+ * barrier read the ranks' skew on an oversubscribed machine: at 16 ranks on
+ * 2 cores 77-115 us where a loop's start took 50, and chose `mpi`, 1.3x
+ * `standard` in the loop, at one level of xchg-amg). After the first two
+ * rounds one MPI_Allreduce(MAX) agrees the times so far (the slowest
+ * rank's) and online.c's DROP rule takes out a candidate whose faster
+ * round took over 2x the fastest of any; one more agrees the rest. Decisions use the agreed times only, so every rank
  * keeps the same winner (XCHG_TEST_ONLINE_TIMES forces rank-dependent
  * times in tests/online_init.c).
  *
@@ -51,14 +54,13 @@
  * neighbourhood collective matches the mean block only.
  *
  * Cost: up to 3 plans built, the winner's again for the request (the
- * measured ones are built on the scratch buffers), at most 3 x (1 + ROUNDS)
- * = 24 exchanges (a dropped candidate 3), each after a barrier, and four
- * small allreduces. In xchg-amg on this project's 2-core machine (4 ranks,
- * halos of 16-900 B, docs/results/selection/online/apps-real-amg/) 0.6-1.2
- * ms per level, 7-9 ms on the first (the communicator's first exchanges):
- * 80-150 starts of the winner. Memory: the scratch buffers, the call's
- * send and receive extents; a call whose extents exceed SCRATCH_MAX is not
- * measured (the model's choice).
+ * measured ones are built on the scratch buffers), at most 3 x (1 + ROUNDS
+ * x BURST) = 63 runs (a dropped candidate 9), 1 + ROUNDS barriers per
+ * candidate and four small allreduces: about 60-80 starts of the winner,
+ * once per pattern and communicator (docs/results/selection/online/
+ * neighbor-init/ measures it in xchg-amg). Memory: the scratch buffers,
+ * the call's send and receive extents; a call whose extents exceed
+ * SCRATCH_MAX is not measured (the model's choice).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -67,6 +69,7 @@
 
 #include "../core/error.h"
 #include "../core/plan.h"
+#include "../core/task.h"
 #include "../core/topology.h"
 #include "../core/wait.h"
 #include "model.h"
@@ -75,7 +78,8 @@
 #include "select.h"
 
 #define INIT_CANDIDATES 3
-#define ROUNDS 7
+#define ROUNDS 5
+#define BURST 4 /* runs per sample, one after the other */
 #define SCRATCH_MAX ((int64_t)64 << 20) /* bytes of both scratch buffers */
 #define FAILED 1e30                     /* a failed run's time: the MAX's largest */
 
@@ -150,31 +154,54 @@ static int pick(xchg_context *ctx, const xchg_select_input *in, const xchg_choic
 
 /* ---- Measuring ----------------------------------------------------------------- */
 
-/* One run of `plan` as a start of the request runs it (persistent.c): an
+/* A start's task body (persistent.c's, without its accounting). */
+typedef struct started_run {
+    xchg_context *ctx;
+    const xchg_plan *plan;
+    const xchg_args *args;
+} started_run;
+
+static int started_body(void *arg)
+{
+    const started_run *r = arg;
+    return xchg_plan_run(r->ctx, r->plan, r->args);
+}
+
+/* One run of `plan` as XCHG_Start and XCHG_Wait run it (persistent.c): an
  * algorithm with a post function posts its messages and waits for them
  * (`mpi`: the library's nonblocking call, which in Open MPI 4.1 took 1.4x
- * its blocking one in the loops of xchg-amg), any other runs. Not a call of
- * the program: not accounted (plan.h). reqs: room for the neighbours. */
+ * its blocking one in the loops of xchg-amg), any other runs as a task
+ * (a fiber, progressed by the wait: in SMPI, whose MPI_Test costs
+ * simulated time, such a start of `locality` took 5.4 ms where its run on
+ * the caller's stack took 10 us). Not a call of the program: not accounted
+ * (plan.h). reqs: room for the neighbours. */
 static int run_as_started(xchg_context *ctx, const xchg_plan *plan, const xchg_args *scratch,
                           MPI_Request *reqs)
 {
     int count = 0;
-    if (!plan->choice.algo->post) return xchg_plan_run(ctx, plan, scratch);
+    if (!plan->choice.algo->post) {
+        started_run run = {ctx, plan, scratch};
+        xchg_task *task;
+        int rc = xchg_task_start(ctx, started_body, &run, &task);
+        return rc == MPI_SUCCESS ? xchg_task_free(task) : rc;
+    }
     int rc = plan->choice.algo->post(ctx, scratch, plan, reqs, &count);
     int waited = count > 0 ? xchg_waitall(count, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     return rc != MPI_SUCCESS ? rc : waited;
 }
 
-/* One timed run of `plan` after a barrier: this rank's seconds (the test
- * hook's when it forces one), FAILED when the run failed. */
-static int timed_run(xchg_context *ctx, const xchg_plan *plan, const xchg_args *scratch,
-                     MPI_Request *reqs, double *seconds)
+/* `runs` runs of `plan` one after the other, after a barrier: this rank's
+ * seconds per run (the test hook's when it forces one), FAILED when a run
+ * failed. */
+static int timed_burst(xchg_context *ctx, const xchg_plan *plan, const xchg_args *scratch,
+                       MPI_Request *reqs, int runs, double *seconds)
 {
-    int rc = xchg_barrier(ctx->comm);
+    int rc = xchg_barrier(ctx->comm), run = MPI_SUCCESS;
     if (rc != MPI_SUCCESS) return rc;
     double start = MPI_Wtime();
-    int run = run_as_started(ctx, plan, scratch, reqs);
-    double t = MPI_Wtime() - start;
+    for (int i = 0; i < runs && run == MPI_SUCCESS; i++)
+        run = run_as_started(ctx, plan, scratch, reqs);
+    double t = (MPI_Wtime() - start) / runs;
     *seconds = run == MPI_SUCCESS ? xchg_online_test_time(ctx, plan->choice.algo->name, t)
                                   : FAILED;
     if (*seconds < 0) *seconds = FAILED; /* the hook's "fail" */
@@ -207,7 +234,8 @@ static int rounds(xchg_context *ctx, const xchg_args *scratch, xchg_plan **plans
     for (int r = first; r <= last && rc == MPI_SUCCESS; r++)
         for (int c = 0; c < ncand && rc == MPI_SUCCESS; c++)
             if (usable[c])
-                rc = timed_run(ctx, plans[c], scratch, reqs, &local[c * (1 + ROUNDS) + r]);
+                rc = timed_burst(ctx, plans[c], scratch, reqs, r == 0 ? 1 : BURST,
+                                 &local[c * (1 + ROUNDS) + r]);
     if (rc == MPI_SUCCESS)
         rc = xchg_allreduce(local, times, ncand * (1 + ROUNDS), MPI_DOUBLE, MPI_MAX, ctx->comm);
     return rc;

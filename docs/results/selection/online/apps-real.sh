@@ -17,7 +17,7 @@
 #            reported), each 8 blocking alltoallv calls whose sizes change
 #            at every iteration (the same sizes again in the next closure).
 #   The AMG halo exchange (apps/amg) uses persistent neighbourhood requests,
-#   which online selection does not serve: nothing to compare there.
+#   which measure their candidates at init: neighbor-init/run.sh compares it.
 # XCHG_VERBOSE=1 lines of online selection go to apps-real/exploration.txt.
 #   usage (repository root): sh docs/results/selection/online/apps-real.sh [fft] [closure]
 #   XCHG_APPS_NP=4  XCHG_APPS_REPS=5  XCHG_APPS_BUILD=build

@@ -12,11 +12,11 @@
 # --iters starts, the minimum over reps of the slowest rank's mean; and its
 # init (init_s, the slowest rank's). Then tables.py: tables.md, amg.png and
 # the README's table.
-#   usage (repository root): sh docs/results/selection/online/apps-real-amg/run.sh
+#   usage (repository root): sh docs/results/selection/online/neighbor-init/run.sh
 #   REPS=5 N=256 CONFIGS="4:2 8:4" BUILD=build MPIRUN="mpirun.openmpi --oversubscribe"
 set -e
 root=$(pwd)
-out=$root/docs/results/selection/online/apps-real-amg
+out=$root/docs/results/selection/online/neighbor-init
 reps=${REPS:-5}
 n=${N:-256}
 configs=${CONFIGS:-4:2 8:4}

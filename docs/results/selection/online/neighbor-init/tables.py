@@ -99,9 +99,42 @@ def plot(cells):
     fig.savefig(os.path.join(HERE, "amg.png"), dpi=100)
 
 
+def smpi_table():
+    """smpi.sh's smpi.csv: per point the start and init of auto (online),
+    the model's choice (XCHG_ONLINE=0) and the fixed algorithms."""
+    path = os.path.join(HERE, "smpi.csv")
+    if not os.path.exists(path):
+        return ""
+    points = collections.OrderedDict()
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["correct"] != "yes":
+                raise SystemExit(f"a wrong value in smpi.csv: {r}")
+            key = (r["pattern"], int(r["P"]), r["count"], r["fraction"])
+            name = "model" if r["launch"] == "model" else r["algorithm"]
+            points.setdefault(key, {})[name] = (float(r["start_us"]), float(r["init_us"]))
+    winners = []
+    with open(os.path.join(HERE, "smpi-measured.txt")) as f:
+        winners = [line.split("-> ")[1].split(";")[0].split(":")[0] for line in f if "-> " in line]
+    lines = ["\n**SimGrid SMPI** (xchg-neighbor-bench, dragonfly, nodes of 16; simulated "
+             "time per start, us)\n",
+             "| pattern | P | auto ran | auto | model | standard | locality | auto / model "
+             "| auto / best fixed | auto init (us) | model init (us) |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for i, ((pattern, nproc, count, fraction), t) in enumerate(points.items()):
+        best = min(t[k][0] for k in ("standard", "locality"))
+        what = pattern if pattern == "stencil" else f"coarse ({count} values, {fraction} of ranks)"
+        lines.append(f"| {what} | {nproc} | {winners[i] if i < len(winners) else '?'} "
+                     f"| {t['auto'][0]:.2f} | {t['model'][0]:.2f} | {t['standard'][0]:.2f} "
+                     f"| {t['locality'][0]:.2f} | {t['auto'][0] / t['model'][0]:.2f} "
+                     f"| {t['auto'][0] / best:.2f} | {t['auto'][1]:.1f} | {t['model'][1]:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     cells, chosen = load()
     text, _ = tables(cells, chosen)
+    text += smpi_table()
     with open(os.path.join(HERE, "tables.md"), "w") as f:
         f.write(text.lstrip("\n"))
     readme = os.path.join(HERE, "README.md")
