@@ -169,12 +169,13 @@ static int started_body(void *arg)
 
 /* One run of `plan` as XCHG_Start and XCHG_Wait run it (persistent.c): an
  * algorithm with a post function posts its messages and waits for them
- * (`mpi`: the library's nonblocking call, which in Open MPI 4.1 took 1.4x
- * its blocking one in the loops of xchg-amg), any other runs as a task
- * (a fiber, progressed by the wait: in SMPI, whose MPI_Test costs
- * simulated time, such a start of `locality` took 5.4 ms where its run on
- * the caller's stack took 10 us). Not a call of the program: not accounted
- * (plan.h). reqs: room for the neighbours. */
+ * (`mpi`: the library's nonblocking call; timed as its blocking one, `mpi`
+ * read as fast as `standard` in xchg-amg under Open MPI 4.1, and its starts
+ * then took 1.3-1.6x `standard`'s), any other runs as a task (a fiber,
+ * progressed by the wait: in SMPI, whose MPI_Test costs simulated time,
+ * such a start of `locality` took 3-7 ms where its run on the caller's
+ * stack took 10 us). Not a call of the program: not accounted (plan.h).
+ * reqs: room for the neighbours. */
 static int run_as_started(xchg_context *ctx, const xchg_plan *plan, const xchg_args *scratch,
                           MPI_Request *reqs)
 {
