@@ -80,6 +80,7 @@ static void pattern_make(graph_kind kind, int me, int P, pattern *p)
 }
 
 typedef enum { BLOCKING, NONBLOCKING, PERSISTENT } call_kind;
+static const char *const call_names[] = {"blocking", "nonblocking", "persistent"};
 
 /* Online selection is on: a persistent init measures its candidates
  * (src/select/online_init.c; tests/online_init.c), so it may choose other
@@ -89,7 +90,6 @@ static int online_on(void)
     const char *env = getenv("XCHG_ONLINE");
     return !env || strcmp(env, "0") != 0;
 }
-static const char *const call_names[] = {"blocking", "nonblocking", "persistent"};
 
 /* One call of `how` on `graph` against PMPI's; the algorithm it used in
  * `chosen`. */

@@ -53,7 +53,9 @@
  * duplicate-removal init with global indices (XCHG_Neighbor_alltoallv_topo_
  * init_ext: the global column of each halo value), the others the plain
  * one; --init=ext / plain use one for all (a "dedup=1" variant without the
- * _ext init is skipped: it would be dedup=0). The init time (init_s, max
+ * _ext init is skipped: it would be dedup=0). "auto" sets no algorithm: xchg
+ * chooses (measuring the candidates at init, src/select/online_init.c), and
+ * its row says what ran ("auto[standard]"). The init time (init_s, max
  * over ranks) is reported next to the time per start. An algorithm that
  * xchg does not register is reported (xchg's message) and skipped.
  *

@@ -56,9 +56,9 @@
  * Cost: up to 3 plans built, the winner's again for the request (the
  * measured ones are built on the scratch buffers), at most 3 x (1 + ROUNDS
  * x BURST) = 63 runs (a dropped candidate 9), 1 + ROUNDS barriers per
- * candidate and four small allreduces: about 60-80 starts of the winner,
- * once per pattern and communicator (docs/results/selection/online/
- * neighbor-init/ measures it in xchg-amg). Memory: the scratch buffers,
+ * candidate and four small allreduces, once per pattern and communicator:
+ * in xchg-amg 120-190 starts of the winner per level, barriers and plan
+ * builds included (docs/results/selection/online/neighbor-init/). Memory: the scratch buffers,
  * the call's send and receive extents; a call whose extents exceed
  * SCRATCH_MAX is not measured (the model's choice).
  */
