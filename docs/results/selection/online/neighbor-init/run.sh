@@ -13,13 +13,14 @@
 # init (init_s, the slowest rank's). Then tables.py: tables.md, amg.png and
 # the README's table.
 #   usage (repository root): sh docs/results/selection/online/neighbor-init/run.sh
-#   REPS=5 N=256 CONFIGS="4:2 8:4" BUILD=build MPIRUN="mpirun.openmpi --oversubscribe"
+#   REPS=5 N=512 CONFIGS="4:2 8:4 16:4" BUILD=build MPIRUN="mpirun.openmpi --oversubscribe"
+#   (about 45 s; the README's tables)
 set -e
 root=$(pwd)
 out=$root/docs/results/selection/online/neighbor-init
 reps=${REPS:-5}
-n=${N:-256}
-configs=${CONFIGS:-4:2 8:4}
+n=${N:-512}
+configs=${CONFIGS:-4:2 8:4 16:4}
 build=$root/${BUILD:-build}
 mpirun=${MPIRUN:-mpirun.openmpi --oversubscribe}
 tmp=$(mktemp -d)
