@@ -38,6 +38,12 @@
  *        [--width W] [--count C] [--fraction F] [--seed S] [--starts K]
  *        [--warmup K] [--node-size Q] [--csv FILE] [--no-header] SELECTION...
  * Exit status 1 if any received value is wrong.
+ *
+ * One file of about 500 lines, not split (yet): the pattern generator, the
+ * timed run of one selection and the report read top to bottom as one
+ * benchmark. The seam is the generator (mix .. pattern_traffic, about 220
+ * lines), which shares the options and pattern structs and the rank with
+ * the rest: the next change that grows this file should move it out.
  */
 #include <math.h>
 #include <stdint.h>
