@@ -17,6 +17,8 @@
  *   fresh      a new communicator under those times: `mpi`;
  *   no graph   an XCHG_Topo on a communicator without a graph: `mpi`
  *              cannot run there; `locality` forced fastest wins;
+ *   strided    a derived datatype with holes (2 doubles 3 apart): the
+ *              result, holes included, is PMPI's;
  *   off        XCHG_ONLINE=0: the model's choice, as a blocking call's.
  * Every init leaves the receive buffer as it was until the start.
  */
@@ -86,6 +88,34 @@ static void expect(const char *chosen, const char *want, const char *what)
     check(strncmp(chosen, want, strlen(want)) == 0, what, detail);
 }
 
+/* A strided datatype (2 doubles 3 apart: a hole in every element and
+ * between elements): the scratch buffers follow its extents, and the
+ * request, whichever candidate won, gives PMPI's bytes, holes included. */
+static void derived_request(MPI_Comm graph, const ring *g)
+{
+    enum { LEN = 64 };
+    double send[LEN], got[LEN], want[LEN], before[LEN];
+    for (int i = 0; i < LEN; i++)
+        send[i] = world_rank * 1000 + i, got[i] = want[i] = before[i] = -1 - i;
+    MPI_Datatype strided;
+    CHECK_MPI(MPI_Type_vector(2, 1, 3, MPI_DOUBLE, &strided));
+    CHECK_MPI(MPI_Type_commit(&strided));
+    const char *what = "neighbour init: a strided datatype";
+    XCHG_Request req;
+    int err = XCHG_Neighbor_alltoallv_init(send, g->sc, g->sd, strided, got, g->rc, g->rd, strided,
+                                           graph, MPI_INFO_NULL, &req);
+    check(err == MPI_SUCCESS && memcmp(got, before, sizeof got) == 0, what,
+          err == MPI_SUCCESS ? "the receive buffer changed at init" : XCHG_Last_error());
+    if (err == MPI_SUCCESS) err = XCHG_Start(&req);
+    if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
+    if (err == MPI_SUCCESS) err = XCHG_Request_free(&req);
+    CHECK_MPI(PMPI_Neighbor_alltoallv(send, g->sc, g->sd, strided, want, g->rc, g->rd, strided,
+                                      graph));
+    check(err == MPI_SUCCESS && memcmp(got, want, sizeof got) == 0, what,
+          err == MPI_SUCCESS ? "result differs from PMPI_Neighbor_alltoallv" : XCHG_Last_error());
+    CHECK_MPI(MPI_Type_free(&strided));
+}
+
 void persistent_neighbor_init(void)
 {
     int P;
@@ -118,6 +148,10 @@ void persistent_neighbor_init(void)
     expect(chosen, "locality", "neighbour init: no graph");
     CHECK_MPI(XCHG_Topo_free(&topo));
     CHECK_MPI(MPI_Comm_free(&plain));
+    CHECK_MPI(MPI_Comm_free(&graph));
+
+    graph = graph_of(&g);
+    derived_request(graph, &g);
     CHECK_MPI(MPI_Comm_free(&graph));
 
     setenv("XCHG_ONLINE", "0", 1);

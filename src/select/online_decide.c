@@ -237,9 +237,7 @@ static int wins_visits(const xchg_online_signature *s, int c, int o)
 static int beats(const xchg_online_signature *s, const double *med, const double *spread, int c,
                  int o)
 {
-    double margin = spread[c] > spread[o] ? spread[c] : spread[o];
-    if (margin < XCHG_ONLINE_MARGIN_MIN) margin = XCHG_ONLINE_MARGIN_MIN;
-    if (margin > XCHG_ONLINE_MARGIN) margin = XCHG_ONLINE_MARGIN;
+    double margin = xchg_online_margin(spread[c], spread[o]);
     return s->nsamples[c] >= XCHG_ONLINE_SWITCH_SAMPLES && med[c] * (1 + margin) < med[o] &&
            wins_visits(s, c, o);
 }

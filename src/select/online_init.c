@@ -298,9 +298,7 @@ static int summarize(const double *runs, double *median, double *spread)
  * spread, MARGIN_MIN to MARGIN), and faster in VISIT_WINS of the rounds. */
 static int beats(const double *times, const double *med, const double *spread, int c, int o)
 {
-    double margin = spread[c] > spread[o] ? spread[c] : spread[o];
-    if (margin < XCHG_ONLINE_MARGIN_MIN) margin = XCHG_ONLINE_MARGIN_MIN;
-    if (margin > XCHG_ONLINE_MARGIN) margin = XCHG_ONLINE_MARGIN;
+    double margin = xchg_online_margin(spread[c], spread[o]);
     int wins = 0;
     for (int r = 1; r <= ROUNDS; r++)
         wins += times[c * (1 + ROUNDS) + r] < times[o * (1 + ROUNDS) + r];

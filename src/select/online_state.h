@@ -227,6 +227,16 @@ static inline unsigned char *xchg_online_visits_of(const xchg_online_signature *
 }
 int xchg_online_mpi_candidate(const xchg_online_signature *s);  /* -1: none */
 
+/* The incumbent rule's margin between two candidates whose samples spread
+ * by spread_c and spread_o (range / median): the larger, at least
+ * MARGIN_MIN and at most MARGIN (online_decide.c, online_init.c). */
+static inline double xchg_online_margin(double spread_c, double spread_o)
+{
+    double margin = spread_c > spread_o ? spread_c : spread_o;
+    if (margin < XCHG_ONLINE_MARGIN_MIN) margin = XCHG_ONLINE_MARGIN_MIN;
+    return margin > XCHG_ONLINE_MARGIN ? XCHG_ONLINE_MARGIN : margin;
+}
+
 /* Calls of the warm-up round: one per candidate, none in a confirmation. */
 static inline int xchg_online_warm_ups(const xchg_online_signature *s)
 {
