@@ -31,7 +31,8 @@ static int dense_plan(xchg_context *ctx, xchg_args *args, int nonblocking, xchg_
     xchg_choice choice;
     int device;
     int rc = xchg_device_route(ctx, args, &choice, &device);
-    if (rc == MPI_SUCCESS && !device) rc = xchg_select_call(ctx, args, nonblocking, &choice);
+    if (rc == MPI_SUCCESS && !device) rc = xchg_select_call(ctx, args, nonblocking ? XCHG_SELECT_NONBLOCKING : XCHG_SELECT_BLOCKING,
+                              &choice);
     return rc == MPI_SUCCESS ? xchg_plan_get(ctx, &choice, plan) : rc;
 }
 

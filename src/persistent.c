@@ -65,7 +65,7 @@ static int select_persistent(xchg_context *ctx, const xchg_args *args, MPI_Info 
     char text[256];
     if (info != MPI_INFO_NULL)
         XCHG_CHECK(MPI_Info_get(info, "xchg_algorithm", (int)sizeof text - 1, text, &found));
-    if (!found) return xchg_select_call(ctx, args, 1, out);
+    if (!found) return xchg_select_call(ctx, args, XCHG_SELECT_INIT, out);
     XCHG_CHECK(xchg_choice_parse(args->coll, text, out));
     XCHG_CHECK(xchg_choice_fit(ctx, out));
 fail:

@@ -496,6 +496,7 @@ int main(int argc, char **argv)
         confirmation();
         persistent_while_confirming();
         persistent_neighbor_init();
+        persistent_dense_init();
         switched_off();
         library_errors();
     } else {

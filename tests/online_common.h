@@ -70,8 +70,10 @@ void same_everywhere(long v, const char *what);
 #define NCOLLS 5
 extern const char *const colls[NCOLLS];
 
-/* tests/online_init.c: online selection at a persistent neighbourhood init. */
+/* tests/online_init.c: online selection at a persistent neighbourhood init;
+ * tests/online_init_dense.c: at a dense collective's. */
 void persistent_neighbor_init(void);
+void persistent_dense_init(void);
 
 /* MPI_Init, world_rank, no XCHG_<COLL> selection from the environment. */
 void online_begin(int *argc, char ***argv);

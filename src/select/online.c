@@ -340,6 +340,26 @@ static int start_run(xchg_online_signature *s, int k)
     return 1;
 }
 
+/* The bucketed inputs of a dense signature, as its table keys them. */
+static xchg_select_input signature_of(const xchg_select_input *exact)
+{
+    xchg_select_input in = *exact;
+    in.bytes = xchg_select_size_bucket(in.bytes);
+    in.max_block_bytes = xchg_select_size_bucket(in.max_block_bytes);
+    return in;
+}
+
+int xchg_online_learned(xchg_context *ctx, const xchg_select_input *exact, xchg_choice *out)
+{
+    const xchg_online *o = ctx->online;
+    if (!o || exact->bytes < 0 || exact->coll == XCHG_NEIGHBOR_ALLTOALLV) return 0;
+    xchg_select_input in = signature_of(exact);
+    int i = find(o, &in);
+    if (i < 0 || o->sig[i].explorations == 0) return 0;
+    *out = o->sig[i].cand[o->sig[i].winner];
+    return 1;
+}
+
 int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int persistent,
                        const xchg_choice *model, xchg_choice *out)
 {
@@ -357,20 +377,18 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     }
     xchg_online *o = on && rc == MPI_SUCCESS ? xchg_online_state(ctx) : NULL;
     if (!o || exact->bytes < 0 || exact->coll == XCHG_NEIGHBOR_ALLTOALLV) return rc;
-    xchg_select_input in = *exact;
-    in.bytes = xchg_select_size_bucket(in.bytes);
-    in.max_block_bytes = xchg_select_size_bucket(in.max_block_bytes);
-    int i = find(o, &in);
     if (persistent) { /* a learned winner (re-checked now or not), nothing measured */
-        if (i >= 0 && o->sig[i].explorations > 0) *out = o->sig[i].cand[o->sig[i].winner];
+        xchg_online_learned(ctx, exact, out);
         return MPI_SUCCESS;
     }
+    xchg_select_input in = signature_of(exact);
+    int i = find(o, &in);
     if (i < 0 && (i = insert(o, &in)) < 0) return MPI_SUCCESS;
     xchg_online_signature *s = &o->sig[i];
     unsigned long n = s->calls++;
     s->last_use = ++ctx->online_clock;
     if (s->state == SIG_SEEN && n + 1 > XCHG_ONLINE_REPEATS) {
-        if ((rc = xchg_online_pick_candidates(ctx, s, model)) != MPI_SUCCESS ||
+        if ((rc = xchg_online_pick_candidates(ctx, &s->in, model, s->cand, &s->ncand)) != MPI_SUCCESS ||
             (rc = xchg_online_start_exploring(s, 0)) != MPI_SUCCESS)
             return rc;
     } else if (s->state == SIG_DECIDED && n >= s->reexplore_at && s->run_left == 0) {

@@ -3,17 +3,19 @@
  * its candidates where the program runs (online.c says how).
  *
  * Blocking calls of every collective but the neighbourhood alltoallv
- * (alltoall, alltoallv, alltoallw, allgather, allgatherv) only. A
- * nonblocking or persistent call cannot agree on a time inside a start
- * without blocking on the other ranks (issue 25's task model would allow
- * it), so a persistent request chooses once, at init: the signature's
- * learned decision when there is one, else the model (or a tuning file);
- * its starts never agree or time anything. A nonblocking call is such a
- * request of its own (nonblocking.c): the same, it never explores.
- * The neighbourhood alltoallv: a persistent request measures its candidates
- * at init, on scratch buffers (online_init.c); blocking and nonblocking
- * calls keep the model (their plans are cached by pattern, looked up after
- * the choice: a pattern that changes on some ranks is found only then).
+ * (alltoall, alltoallv, alltoallw, allgather, allgatherv) explore and
+ * decide a repeating signature (online.c). A nonblocking or persistent
+ * call cannot agree on a time inside a start without blocking on the other
+ * ranks, and its start-to-completion time is the program's. A persistent
+ * request chooses once, at init, which MPI-4.1 makes nonlocal: the
+ * signature's learned winner when blocking calls decided one, else it
+ * measures its candidates on scratch buffers (online_init.c); every
+ * collective, the neighbourhood one included. Its starts never agree or
+ * time anything. A nonblocking call is a request started once
+ * (nonblocking.c): it must not block, so it takes a learned winner, else
+ * the model. Blocking and nonblocking neighbourhood calls keep the model
+ * (their plans are cached by pattern, looked up after the choice: a
+ * pattern that changes on some ranks is found only then).
  *
  * The state hangs off the context (ctx->online) but belongs to this module.
  */
@@ -35,14 +37,20 @@ int xchg_online_enabled(int *on);
 int xchg_online_choose(xchg_context *ctx, const xchg_select_input *in, int persistent,
                        const xchg_choice *model, xchg_choice *out);
 
-/* A persistent neighbourhood alltoallv's init whose automatic choice `*out`
- * is the cost model's, with the pattern's agreed inputs `in`: the winner
- * of measuring the candidates now on scratch buffers (or of an earlier init
- * of the same inputs on this communicator) into *out. Collective (barriers,
+/* A persistent init whose automatic choice `*out` is the cost model's,
+ * with the call's agreed inputs `in` (alltoallv, alltoallw: the agreed
+ * sizes; the neighbourhood collective: its pattern's): a dense signature's
+ * learned winner (xchg_online_learned), else the winner of measuring the
+ * candidates now on scratch buffers (or of an earlier init of the same
+ * inputs on this communicator) into *out. Collective (barriers,
  * allreduces, the candidates' plans and runs); unchanged when XCHG_ONLINE=0
  * or the call's extents are too large to copy (online_init.c). */
 int xchg_online_init_choose(xchg_context *ctx, const xchg_args *args, const xchg_select_input *in,
                             xchg_choice *out);
+
+/* The winner that blocking calls of the dense signature `in` (exact
+ * inputs) learned, into *out: 1, else 0 and *out unchanged. Local. */
+int xchg_online_learned(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out);
 
 /* Around a blocking call's run (call.c): xchg_online_start sets *start to
  * MPI_Wtime() when the selection asked for the call to be timed, else 0

@@ -40,7 +40,7 @@ _Static_assert(XCHG_ONLINE_RUN_MAX <= XCHG_ONLINE_PENDING_MAX, "a run's times fi
                                              first check, if sooner), then at every 8th check */
 #define XCHG_ONLINE_REEXPLORE_EVERY 65536 /* explore again anyway after this many calls */
 #define XCHG_ONLINE_SIGNATURES 32         /* per communicator */
-#define XCHG_ONLINE_INIT_PATTERNS 16      /* neighbourhood patterns measured at init (FIFO) */
+#define XCHG_ONLINE_INIT_PATTERNS 16      /* persistent inits measured, remembered (FIFO) */
 
 typedef enum { SIG_SEEN, SIG_EXPLORING, SIG_DECIDED } xchg_online_sig_state;
 
@@ -151,8 +151,8 @@ struct xchg_online {
     int fast_ready[XCHG_NUM_COLL];      /* the last selection: the decided signature
                                            (>= 0) or FAST_* */
     xchg_online_fast fast[XCHG_NUM_COLL];
-    /* persistent neighbourhood inits (online_init.c): the winners measured,
-     * by the pattern's bucketed agreed inputs */
+    /* persistent inits (online_init.c): the winners measured,
+     * by the call's bucketed agreed inputs */
     int init_count, init_next;
     xchg_select_input init_in[XCHG_ONLINE_INIT_PATTERNS];
     xchg_choice init_winner[XCHG_ONLINE_INIT_PATTERNS];
@@ -203,10 +203,19 @@ unsigned long xchg_online_check_every(double winner_seconds);
 /* online.c: whether XCHG_VERBOSE asks for the exploration lines. */
 int xchg_online_verbose(void);
 
-/* online_candidates.c: s->cand and s->ncand for a signature about to
- * explore, whose automatic choice is `model`. */
-int xchg_online_pick_candidates(xchg_context *ctx, xchg_online_signature *s,
-                                const xchg_choice *model);
+/* online_candidates.c: the candidates (cand[XCHG_ONLINE_CANDIDATES], *ncand)
+ * of the dense signature `in` (bucketed inputs) whose automatic choice is
+ * `model`: a signature about to explore, or a persistent init
+ * (online_init.c). */
+int xchg_online_pick_candidates(xchg_context *ctx, const xchg_select_input *in,
+                                const xchg_choice *model, xchg_choice *cand, int *ncand);
+
+/* online_init_race.c: a persistent init's measurement (online_init.c) of
+ * cand[0..ncand) on `scratch` (the call's arguments on scratch buffers; in:
+ * its agreed inputs, for XCHG_VERBOSE): *winner, the index of the one to
+ * keep, -1 when none could run. Collective. */
+int xchg_online_init_race(xchg_context *ctx, const xchg_args *scratch, const xchg_select_input *in,
+                          const xchg_choice *cand, int ncand, int *winner);
 
 /* online_decide.c: the decision rules, on agreed times only. */
 double xchg_online_median(const double *v, int n);

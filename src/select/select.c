@@ -385,9 +385,11 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
     return MPI_SUCCESS;
 }
 
-int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, xchg_choice *out)
+int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form form,
+                     xchg_choice *out)
 {
     const char *source;
+    int persistent = form != XCHG_SELECT_BLOCKING; /* chooses once, for the request */
     int rc = explicit_choice(ctx, args->coll, out, &source);
     if (rc == MPI_SUCCESS && source && !persistent)
         xchg_online_note_explicit(ctx, args->coll, !ctx->has_override[args->coll]);
@@ -397,8 +399,8 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         agree_mode mode;
         rc = neighbor_unagreed(ctx, persistent, out, &decided, &mode);
         if (rc != MPI_SUCCESS || decided) return rc;
-        return persistent ? neighbor_persistent(ctx, args, out)
-                          : xchg_select_neighbor_agreed(ctx, args, out);
+        return form == XCHG_SELECT_INIT ? neighbor_persistent(ctx, args, out)
+                                        : xchg_select_neighbor_agreed(ctx, args, out);
     }
     xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
     if (args->coll == XCHG_ALLGATHERV) { /* the same recvcounts everywhere: no agreement */
@@ -432,12 +434,13 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, x
         if (rc != MPI_SUCCESS) return rc;
     }
     rc = automatic_choice(ctx, &in, out, &source);
-    /* Online selection serves every collective but the neighbourhood one
-     * (online.h). */
+    /* Online selection (online.h): a blocking call's signature, or what it
+     * learned, or a persistent init's measurement. */
     int online = args->coll != XCHG_NEIGHBOR_ALLTOALLV;
     if (rc == MPI_SUCCESS && online && strcmp(source, "the cost model") == 0) {
         xchg_choice model = *out;
-        rc = xchg_online_choose(ctx, &in, persistent, &model, out);
+        rc = form == XCHG_SELECT_INIT ? xchg_online_init_choose(ctx, args, &in, out)
+                                      : xchg_online_choose(ctx, &in, persistent, &model, out);
     } else if (rc == MPI_SUCCESS && online && !persistent) { /* a tuning rule, the fixed rule */
         xchg_online_note_automatic(ctx, args->coll);
     }

@@ -1,7 +1,8 @@
 /* Which algorithm and parameters a call uses:
  * per-communicator choice > environment (XCHG_ALLTOALL, ...) > tuning file
  * (XCHG_TUNING_FILE) > online selection (online.h: blocking calls of a
- * repeating signature, measured; a persistent init takes a learned winner)
+ * repeating signature, measured; a persistent init takes a learned winner,
+ * else measures its candidates; a nonblocking call a learned winner)
  * > the cost model (model.h) > a fixed rule when the model has no inputs. */
 #ifndef XCHG_SELECT_H
 #define XCHG_SELECT_H
@@ -10,13 +11,20 @@
 #include "../core/context.h"
 #include "inputs.h"
 
+/* The form of the call being chosen for: a blocking call (online selection
+ * times it), a nonblocking call (inside its task: it must not wait for
+ * other ranks beyond the agreement its selection makes) or a persistent
+ * init (nonlocal in MPI-4.1: it may measure, online_init.c). */
+typedef enum { XCHG_SELECT_BLOCKING, XCHG_SELECT_NONBLOCKING, XCHG_SELECT_INIT } xchg_select_form;
+
 /* The choice for a call with arguments `args`. For alltoallv the block sizes
  * differ between ranks, so the inputs are agreed (one MPI_Allreduce on
  * ctx->comm of the busiest rank's bytes and the largest block): at every
- * call of a persistent plan's init (`persistent`), and on a fixed schedule
- * of blocking calls (XCHG_AGREE, select.c), only when the choice depends on
- * them. Collective where it agrees: every rank makes the same call. */
-int xchg_select_call(xchg_context *ctx, const xchg_args *args, int persistent, xchg_choice *out);
+ * nonblocking call and persistent init, and on a fixed schedule of blocking
+ * calls (XCHG_AGREE, select.c), only when the choice depends on them.
+ * Collective where it agrees or measures: every rank makes the same call. */
+int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form form,
+                     xchg_choice *out);
 
 /* neighbor_alltoallv, blocking and nonblocking calls: the choice of an
  * override, XCHG_NEIGHBOR_ALLTOALLV, a tuning rule or (XCHG_AGREE=never)
