@@ -23,13 +23,15 @@
  *      faster by more than their samples' spread (1% to 5%). Every rank
  *      keeps the same winner, re-checked rarely; a winner other than "mpi"
  *      is confirmed against "mpi" soon after and then now and then. A call
- *      decided for "mpi" then goes straight to the MPI library. Nonblocking and persistent
- *      calls never explore: they take the winner their signature learned
- *      in blocking calls, if any, when the request is created, else step 5.
- *      A persistent neighbourhood alltoallv request measures at init
- *      instead: its candidates (step 5's choice, its best of standard and
- *      locality, "mpi" on a distributed-graph communicator) run on scratch
- *      buffers (5 samples of 4 runs each), and the fastest is kept as above.
+ *      decided for "mpi" then goes straight to the MPI library. Nonblocking
+ *      and persistent calls never explore: they take the winner their
+ *      signature learned in blocking calls, if any, when the request is
+ *      created. Else a nonblocking call takes step 5's choice, and a
+ *      persistent request measures at init: its candidates (as above; for
+ *      the neighbourhood alltoallv step 5's choice, its best of standard
+ *      and locality, "mpi" on a distributed-graph communicator) run on
+ *      scratch buffers (5 samples of up to 4 runs each), and the fastest
+ *      is kept as above.
  *      XCHG_ONLINE=0 turns it off; XCHG_VERBOSE=1 prints what was tried and
  *      decided; XCHG_TUNING_OUT=path writes the decisions at MPI_Finalize
  *      as a tuning file for step 3 of the next run.

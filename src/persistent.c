@@ -323,7 +323,7 @@ static int complete(XCHG_Request *request, int wait, int *flag, MPI_Status *stat
     if (req->nreqs > 0) { /* posted messages: complete them (all, also after an error) */
         xchg_progress();
         int rc = wait ? xchg_waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE)
-                      : MPI_Testall(req->nreqs, req->reqs, flag, MPI_STATUSES_IGNORE);
+                      : xchg_testall(req->nreqs, req->reqs, flag, MPI_STATUSES_IGNORE);
         if (rc != MPI_SUCCESS && !wait)
             rc = xchg_waitall(req->nreqs, req->reqs, MPI_STATUSES_IGNORE);
         if (rc == MPI_SUCCESS && !*flag) return MPI_SUCCESS; /* still in flight */

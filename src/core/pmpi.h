@@ -127,6 +127,7 @@ int xchg_smpi_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
 #define MPI_Testany PMPI_Testany
 #define MPI_Cancel PMPI_Cancel
 #define MPI_Request_free PMPI_Request_free
+#define MPI_Start PMPI_Start
 #define MPI_Get_count PMPI_Get_count
 #define MPI_Iprobe xchg_mpi_iprobe
 

@@ -13,13 +13,21 @@
  * point-to-point over its group. */
 #define VIRTUAL(comm) (!XCHG_NO_VCOMM() && xchg_vcomm_is_virtual(comm))
 
+int xchg_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    if (count == 1)
+        return MPI_Test(&requests[0], flag,
+                        statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[0]);
+    return MPI_Testall(count, requests, flag, statuses);
+}
+
 /* Wait by polling: inside a task, test and suspend; outside, test and
  * progress the outstanding tasks. */
 static int poll_all(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     for (;;) {
         int done = 0;
-        int rc = MPI_Testall(count, requests, &done, statuses);
+        int rc = xchg_testall(count, requests, &done, statuses);
         if (rc != MPI_SUCCESS || done) return rc;
         xchg_task_yield();
     }

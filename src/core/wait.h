@@ -24,6 +24,11 @@
 #include "task.h" /* xchg_task_yield, for loops that poll */
 
 int xchg_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+/* MPI_Testall, except that a single request is tested with MPI_Test: MPICH
+ * 4.0's MPI_Testall reports MPI_ERR_IN_STATUS for a started persistent
+ * collective request (the library's own, that `mpi` starts:
+ * src/coll/mpi/library_persistent.h; checked on 4.0.2), MPI_Test does not. */
+int xchg_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
 int xchg_wait(MPI_Request *request, MPI_Status *status);
 int xchg_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
 

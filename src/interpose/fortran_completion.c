@@ -212,9 +212,16 @@ static void startall_f(f_startall_fn *own, f_start_fn *own_start, MPI_Fint *coun
 
 static void request_free_f(f_start_fn *own, MPI_Fint *request, MPI_Fint *ierr)
 {
-    int rc = xchg_ip_request_release(PMPI_Request_f2c(*request));
-    if (rc != MPI_SUCCESS) xchg_ip_f_set_ierr(ierr, rc);
-    else own(request, ierr);
+    XCHG_Request xreq;
+    int rc = xchg_ip_request_release(PMPI_Request_f2c(*request), &xreq);
+    if (rc == MPI_SUCCESS) {
+        own(request, ierr); /* the handle first (requests.h) */
+        rc = xchg_ip_request_finish(xreq, MPI_SUCCESS);
+        if (rc != MPI_SUCCESS) xchg_ip_f_set_ierr(ierr, rc);
+    } else {
+        xchg_ip_request_finish(xreq, rc);
+        xchg_ip_f_set_ierr(ierr, rc);
+    }
 }
 
 /* One binding's wrappers, binding_wait, ..., calling the MPI's own

@@ -312,16 +312,15 @@ int xchg_ip_startall(int count, MPI_Request requests[])
     return MPI_SUCCESS;
 }
 
-int xchg_ip_request_release(MPI_Request request)
+int xchg_ip_request_release(MPI_Request request, XCHG_Request *xreq)
 {
+    *xreq = XCHG_REQUEST_NULL;
     if (none_live()) return MPI_SUCCESS;
-    int rc = MPI_SUCCESS, ours = 0, active = 0;
-    XCHG_Request xreq = XCHG_REQUEST_NULL;
+    int rc = MPI_SUCCESS, active = 0;
     pthread_mutex_lock(&table_lock);
     entry *e = find(request);
     if (e) {
-        ours = 1;
-        xreq = e->xreq;
+        *xreq = e->xreq;
         active = e->active;
         if (!e->persistent) { /* in flight: MPI frees it once complete */
             *e->result = MPI_SUCCESS;
@@ -330,18 +329,24 @@ int xchg_ip_request_release(MPI_Request request)
         unlink_entry(e);
     }
     pthread_mutex_unlock(&table_lock);
-    if (!ours) return MPI_SUCCESS;
     if (active) atomic_fetch_add_explicit(&detached, 1, memory_order_release);
-    int rc2 = XCHG_Request_free(&xreq); /* in flight: completes later, under progress */
-    return rc != MPI_SUCCESS ? rc : rc2;
+    return rc;
+}
+
+int xchg_ip_request_finish(XCHG_Request xreq, int rc)
+{
+    if (xreq == XCHG_REQUEST_NULL) return rc;
+    int freed = XCHG_Request_free(&xreq); /* in flight: completes later, under progress */
+    return rc != MPI_SUCCESS ? rc : freed;
 }
 
 int xchg_ip_request_free(MPI_Request *request)
 {
     if (none_live()) return PMPI_Request_free(request);
-    int rc = xchg_ip_request_release(*request);
-    if (rc != MPI_SUCCESS) return rc;
-    return PMPI_Request_free(request);
+    XCHG_Request xreq;
+    int rc = xchg_ip_request_release(*request, &xreq);
+    if (rc == MPI_SUCCESS) rc = PMPI_Request_free(request);
+    return xchg_ip_request_finish(xreq, rc);
 }
 
 int xchg_ip_requests_live(void)

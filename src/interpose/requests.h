@@ -44,11 +44,20 @@ int xchg_ip_requests_drive(int count, const MPI_Request requests[], int until_do
 /* If `request` stands for a persistent xchg request (*ours = 1), start it;
  * else *ours = 0 and nothing happens. */
 int xchg_ip_start_ours(MPI_Request *request, int *ours);
-/* Before the MPI library frees `request`: if it stands for an xchg request,
- * free that, in flight if it is active (it completes later, progressed by
- * every completion function and xchg call), and make a generalized handle
- * complete (the handle itself is the MPI library's to free). */
-int xchg_ip_request_release(MPI_Request request);
+/* Freeing `request`, in two steps around the MPI library's free of the
+ * handle itself. xchg_ip_request_release, before it: if the handle stands
+ * for an xchg request, unpair them, make a generalized handle complete, and
+ * put the xchg request into *xreq (else XCHG_REQUEST_NULL).
+ * xchg_ip_request_finish, after it: free *xreq, in flight if it is active
+ * (it completes later, progressed by every completion function and xchg
+ * call); returns rc, or that free's error. The handle goes first: MPICH
+ * 4.0.2 hangs the next persistent collective when a persistent collective
+ * request (the library's own, which `mpi` starts for an xchg request:
+ * src/coll/mpi/library_persistent.h) is freed before a persistent receive
+ * from MPI_PROC_NULL made after it (a persistent request's handle; checked
+ * with a program of MPICH calls alone, at 1 and 3 ranks). */
+int xchg_ip_request_release(MPI_Request request, XCHG_Request *xreq);
+int xchg_ip_request_finish(XCHG_Request xreq, int rc);
 
 int xchg_ip_wait(MPI_Request *request, MPI_Status *status);
 int xchg_ip_test(MPI_Request *request, int *flag, MPI_Status *status);

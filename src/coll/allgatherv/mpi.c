@@ -10,8 +10,11 @@
  * with the user's buffers, counts and datatypes; MPI_IN_PLACE is passed on as
  * MPI_IN_PLACE. The displacements are recovered from the normalized byte
  * offsets (displacement * extent exactly). A persistent request computes
- * them once, at init, and posts MPI_Iallgatherv at each start, so it
- * completes in XCHG_Test / XCHG_Wait like MPI's own.
+ * them once, at init, and makes the library's own persistent
+ * MPI_Allgatherv_init there where the MPI has one
+ * (../mpi/library_persistent.h), started at each start; elsewhere it posts
+ * MPI_Iallgatherv at each start. Either completes in XCHG_Test / XCHG_Wait
+ * like MPI's own.
  * One rank: MPICH 4.0's MPI_Allgatherv on a communicator of one rank copies
  * the send block to the start of recvbuf, ignoring displs[0] (Open MPI
  * places it right), so there the own block is copied by xchg instead: that
@@ -24,6 +27,14 @@
 
 #include "../../core/error.h"
 #include "../../core/exchange.h"
+#include "../mpi/library_persistent.h"
+
+/* A persistent plan's: the library's persistent request (MPI_REQUEST_NULL:
+ * none, posts instead) and the displacements. */
+typedef struct library_state {
+    MPI_Request request;
+    int displs[];
+} library_state;
 
 static void displacements(const xchg_side *side, int size, int *displs)
 {
@@ -57,22 +68,42 @@ static int library_allgatherv(xchg_context *ctx, const xchg_args *a, const xchg_
     return allgatherv_on(ctx, a, xchg_library_comm(ctx, a));
 }
 
-/* A persistent request keeps its displacements. */
+static void library_destroy(xchg_plan *plan)
+{
+    library_state *st = plan->state;
+    if (!st) return;
+    if (st->request != MPI_REQUEST_NULL) MPI_Request_free(&st->request);
+    free(st);
+    plan->state = NULL;
+}
+
+/* A persistent request keeps its displacements, and the library's
+ * persistent collective where the MPI has one (not on one rank: see the
+ * header; not on device buffers, which `mpi` runs as device.c says). */
 static int library_init(xchg_plan *plan)
 {
     const xchg_args *a = plan->fixed;
     if (!a) return MPI_SUCCESS;
-    int *displs = malloc((size_t)a->size * sizeof(int) + 1);
-    if (!displs) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
-    displacements(&a->recv, a->size, displs);
-    plan->state = displs;
+    library_state *st = malloc(sizeof *st + (size_t)a->size * sizeof(int));
+    if (!st) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
+    st->request = MPI_REQUEST_NULL;
+    displacements(&a->recv, a->size, st->displs);
+    plan->state = st;
+#ifdef XCHG_LIBRARY_INIT
+    if (a->size > 1 && !a->on_device) {
+        const xchg_side *s = &a->send, *r = &a->recv;
+        int rc = XCHG_LIBRARY_INIT(Allgatherv)(a->in_place ? MPI_IN_PLACE : s->buf, s->counts[0],
+                                               s->type.type, r->buf, r->counts, st->displs,
+                                               r->type.type, a->comm, MPI_INFO_NULL,
+                                               &st->request);
+        if (rc != MPI_SUCCESS) {
+            st->request = MPI_REQUEST_NULL;
+            library_destroy(plan);
+            return xchg_error(rc, "mpi: the library's persistent allgatherv failed");
+        }
+    }
+#endif
     return MPI_SUCCESS;
-}
-
-static void library_destroy(xchg_plan *plan)
-{
-    free(plan->state);
-    plan->state = NULL;
 }
 
 static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan,
@@ -80,11 +111,18 @@ static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *
 {
     const void *sendbuf = a->in_place ? MPI_IN_PLACE : a->send.buf;
     const xchg_side *s = &a->send, *r = &a->recv;
+    library_state *st = plan->state;
     *count = 0;
     if (a->size == 1) return xchg_copy_self_block(a);
-    if (!plan->state) return allgatherv_on(ctx, a, a->comm);
-    int rc = MPI_Iallgatherv(sendbuf, s->counts[0], s->type.type, r->buf, r->counts,
-                             (const int *)plan->state, r->type.type, a->comm, &reqs[0]);
+    if (!st) return allgatherv_on(ctx, a, a->comm);
+    int rc;
+    if (st->request != MPI_REQUEST_NULL) { /* the library's persistent request */
+        rc = MPI_Start(&st->request);
+        reqs[0] = st->request;
+    } else {
+        rc = MPI_Iallgatherv(sendbuf, s->counts[0], s->type.type, r->buf, r->counts, st->displs,
+                             r->type.type, a->comm, &reqs[0]);
+    }
     if (rc == MPI_SUCCESS) *count = 1;
     return rc;
 }

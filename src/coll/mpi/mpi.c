@@ -26,11 +26,14 @@
  * alltoallv's displacements are recovered from the normalized byte offsets,
  * which are displacement * extent exactly; alltoallw's are the byte offsets
  * themselves, with the per-peer datatypes gathered into arrays.
- * A persistent request posts MPI_Ialltoall / MPI_Ialltoallv / MPI_Ialltoallw /
- * MPI_Iallgather at each start (its alltoallv(w) displacements and types are
- * computed once, at init, and live in the plan), so it completes in
- * XCHG_Test / XCHG_Wait like MPI's own; except in place under Open MPI (see
- * library_post).
+ * A persistent request makes the library's own persistent collective at
+ * init where the MPI has them (library_persistent.h: MPI-4's or Open MPI's
+ * MPIX_ ones) and starts it at each start; elsewhere it posts
+ * MPI_Ialltoall / MPI_Ialltoallv / MPI_Ialltoallw / MPI_Iallgather at each
+ * start. Its alltoallv(w) displacements and types are computed once, at
+ * init, and live in the plan (library_state). Either completes in
+ * XCHG_Test / XCHG_Wait like MPI's own; in place under Open MPI the library
+ * gets xchg's copy of the send blocks (see library_post).
  * Cost: whatever the MPI library does; no scratch of xchg's own except
  * 2P ints of displacements for alltoallv (and 2P datatypes for alltoallw).
  */
@@ -40,6 +43,15 @@
 #include "../../core/exchange.h"
 #include "../../core/task.h"
 #include "../../core/wait.h"
+#include "library_persistent.h"
+
+/* A persistent plan's: the library's persistent request (MPI_REQUEST_NULL:
+ * none, posts instead), and alltoallv(w)'s displacements (and types) as
+ * both_sides() fills them (NULL for alltoall and allgather). */
+typedef struct library_state {
+    MPI_Request request;
+    int *displs;
+} library_state;
 
 /* What MPI_Alltoallw takes: per side P int byte displacements, then per
  * side P datatypes. [0, P) send, [P, 2P) receive displacements; the
@@ -114,6 +126,20 @@ static const void *library_sendbuf(const xchg_args *a)
     return a->coll != XCHG_ALLTOALLW || a->on_device ? MPI_IN_PLACE : a->send.buf;
 }
 
+/* ... and to a nonblocking or persistent call, on host memory: Open MPI
+ * 4.1's MPI_Ialltoallv with MPI_IN_PLACE hangs when most counts are zero (8
+ * ranks, symmetric sparse counts; MPICH 4 is fine), so it gets xchg's copy
+ * of the send blocks instead (refreshed at each start of a request). */
+static const void *started_sendbuf(const xchg_args *a)
+{
+    const void *sendbuf = library_sendbuf(a);
+#ifdef OPEN_MPI
+    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER && !a->on_device)
+        sendbuf = a->send.buf;
+#endif
+    return sendbuf;
+}
+
 static int library_in_task(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan);
 
 /* The library's result `rc` of its collective `call` on `comm`: on the
@@ -170,24 +196,72 @@ static int library_collective(xchg_context *ctx, const xchg_args *a, const xchg_
     return library_blocking(ctx, a, xchg_library_comm(ctx, a));
 }
 
-/* A persistent alltoallv keeps its displacements: [0, P) send, [P, 2P)
- * receive (alltoallw: and its datatypes). */
-static int library_init(xchg_plan *plan)
+/* The library's persistent collective for the plan's fixed arguments, into
+ * st->request (where the MPI has them; on host memory). */
+static int library_persistent(const xchg_args *a, library_state *st)
 {
-    const xchg_args *a = plan->fixed;
-    if (!a || !as_alltoallv(a)) return MPI_SUCCESS;
-    int *displs = malloc(a->coll == XCHG_ALLTOALLW ? w_bytes(a->size)
-                                                   : 2 * (size_t)a->size * sizeof(int));
-    if (!displs) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
-    both_sides(a, displs);
-    plan->state = displs;
+#ifdef XCHG_LIBRARY_INIT
+    const void *sendbuf = started_sendbuf(a);
+    const xchg_side *s = &a->send, *r = &a->recv;
+    int *d = st->displs, rc;
+    if (a->on_device || alltoallw_alone(a)) return MPI_SUCCESS;
+    if (a->coll == XCHG_ALLTOALL && !as_alltoallv(a))
+        rc = XCHG_LIBRARY_INIT(Alltoall)(sendbuf, s->counts[0], s->type.type, r->buf,
+                                         r->counts[0], r->type.type, a->comm, MPI_INFO_NULL,
+                                         &st->request);
+    else if (a->coll == XCHG_ALLGATHER)
+        rc = XCHG_LIBRARY_INIT(Allgather)(sendbuf, s->counts[0], s->type.type, r->buf,
+                                          r->counts[0], r->type.type, a->comm, MPI_INFO_NULL,
+                                          &st->request);
+    else if (a->coll == XCHG_ALLTOALLW)
+        rc = XCHG_LIBRARY_INIT(Alltoallw)(sendbuf, s->counts, d, w_types(d, a->size), r->buf,
+                                          r->counts, d + a->size,
+                                          w_types(d, a->size) + a->size, a->comm,
+                                          MPI_INFO_NULL, &st->request);
+    else
+        rc = XCHG_LIBRARY_INIT(Alltoallv)(sendbuf, s->counts, d, s->type.type, r->buf,
+                                          r->counts, d + a->size, r->type.type, a->comm,
+                                          MPI_INFO_NULL, &st->request);
+    if (rc != MPI_SUCCESS) st->request = MPI_REQUEST_NULL;
+    return rc == MPI_SUCCESS ? rc
+                             : xchg_error(rc, "mpi: the library's persistent %s failed",
+                                          xchg_coll_name(a->coll));
+#else
+    (void)a, (void)st;
     return MPI_SUCCESS;
+#endif
 }
 
 static void library_destroy(xchg_plan *plan)
 {
-    free(plan->state);
+    library_state *st = plan->state;
+    if (!st) return;
+    if (st->request != MPI_REQUEST_NULL) MPI_Request_free(&st->request);
+    free(st->displs);
+    free(st);
     plan->state = NULL;
+}
+
+/* A persistent plan: its displacements (alltoallv, alltoallw: and types)
+ * and the library's persistent request. */
+static int library_init(xchg_plan *plan)
+{
+    const xchg_args *a = plan->fixed;
+    if (!a) return MPI_SUCCESS;
+    library_state *st = calloc(1, sizeof *st);
+    if (!st) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
+    st->request = MPI_REQUEST_NULL;
+    plan->state = st;
+    int rc = MPI_SUCCESS;
+    if (as_alltoallv(a)) {
+        st->displs = malloc(a->coll == XCHG_ALLTOALLW ? w_bytes(a->size)
+                                                      : 2 * (size_t)a->size * sizeof(int));
+        if (st->displs) both_sides(a, st->displs);
+        else rc = xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
+    }
+    if (rc == MPI_SUCCESS) rc = library_persistent(a, st);
+    if (rc != MPI_SUCCESS) library_destroy(plan);
+    return rc;
 }
 
 /* Start the library's nonblocking collective with these displacements
@@ -220,37 +294,32 @@ static int post_library(const xchg_args *a, const void *sendbuf, int *displs,
 static int library_post(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan,
                         MPI_Request *reqs, int *count)
 {
-    const void *sendbuf = library_sendbuf(a);
-    (void)ctx; /* used only below, under Open MPI */
+    library_state *st = plan->state;
     *count = 0;
     if (alltoallw_alone(a)) return xchg_copy_self_block(a);
-#ifdef OPEN_MPI
-    /* Open MPI 4.1's MPI_Ialltoallv with MPI_IN_PLACE hangs when most counts
-     * are zero (8 ranks, symmetric sparse counts; MPICH 4 is fine): the
-     * library gets xchg's copy of the send blocks instead (refreshed at each
-     * start). Device buffers have no copy: the blocking in-place call, which
-     * completes in XCHG_Start. */
-    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER) {
-        if (a->on_device)
-            return xchg_task_current() ? library_in_task(ctx, a, plan)
-                                       : library_blocking(ctx, a, a->comm);
-        sendbuf = a->send.buf;
+    if (st && st->request != MPI_REQUEST_NULL) { /* the library's persistent request */
+        int rc = MPI_Start(&st->request);
+        if (rc == MPI_SUCCESS) reqs[0] = st->request, *count = 1;
+        return rc;
     }
+#ifdef OPEN_MPI
+    /* In place on device buffers (no copy: started_sendbuf): the blocking
+     * in-place call, which completes in XCHG_Start. */
+    if (a->on_device && library_sendbuf(a) == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER)
+        return xchg_task_current() ? library_in_task(ctx, a, plan)
+                                   : library_blocking(ctx, a, a->comm);
+#else
+    (void)ctx;
 #endif
-    return post_library(a, sendbuf, plan->state, reqs, count);
+    return post_library(a, started_sendbuf(a), st ? st->displs : NULL, reqs, count);
 }
 
 /* Inside a task (a nonblocking call): the library's nonblocking collective,
- * waited for by suspending the task. In place under Open MPI, the library
- * gets xchg's copy of the send blocks instead (the hang in library_post). */
+ * waited for by suspending the task. */
 static int library_in_task(xchg_context *ctx, const xchg_args *a, const xchg_plan *plan)
 {
-    const void *sendbuf = library_sendbuf(a);
-#ifdef OPEN_MPI
-    if (sendbuf == MPI_IN_PLACE && a->coll != XCHG_ALLGATHER && !a->on_device)
-        sendbuf = a->send.buf;
-#endif
-    int *displs = plan->state, count = 0, rc;
+    const library_state *st = plan->state;
+    int *displs = st ? st->displs : NULL, count = 0, rc;
     size_t nbytes = 0;
     MPI_Request request = MPI_REQUEST_NULL;
     if (!displs && as_alltoallv(a)) {
@@ -259,7 +328,7 @@ static int library_in_task(xchg_context *ctx, const xchg_args *a, const xchg_pla
         if (!displs) return xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
         both_sides(a, displs);
     }
-    rc = post_library(a, sendbuf, displs, &request, &count);
+    rc = post_library(a, started_sendbuf(a), displs, &request, &count);
     if (rc == MPI_SUCCESS && count) rc = xchg_wait(&request, MPI_STATUS_IGNORE);
     if (nbytes) xchg_scratch_free(ctx, displs, nbytes);
     return rc;
