@@ -105,9 +105,43 @@ def plot(cells):
     fig.savefig(os.path.join(HERE, "persistent.png"), dpi=100)
 
 
+def fft_table():
+    """fft.sh's fft.csv: per row the median over repetitions of the
+    transform, its exchange and init; what auto's measurements chose."""
+    path = os.path.join(HERE, "fft.csv")
+    if not os.path.exists(path):
+        return ""
+    rows = collections.defaultdict(list)
+    head = None
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["checked"].startswith("FAIL"):
+                raise SystemExit(f"a failed check in fft.csv: {r}")
+            head = head or r
+            rows[r["algo"]].append((float(r["total_s"]), float(r["exchange_s"]),
+                                    float(r["init_s"] or 0)))
+    chosen = collections.Counter()
+    with open(os.path.join(HERE, "fft-measured.txt")) as f:
+        for line in f:
+            if " auto: " in line and "-> " in line:
+                chosen[line.split("-> ")[1].split(";")[0].split(":")[0]] += 1
+    t = {k: [statistics.median(v[i] for v in rows[k]) for i in range(3)] for k in rows}
+    base, model = t["MPI_Alltoallv"][0], t["auto[XCHG_ONLINE=0]"][0]
+    lines = [f"\n**FFT** (xchg-fft3d {head['n']}, {head['P']} ranks, persistent transposes; "
+             f"time per transform, us, the median over {len(rows['auto'])} runs; `auto`'s "
+             f"measurements chose: " + ", ".join(f"{a} {n}" for a, n in chosen.most_common())
+             + ")\n",
+             "| row | total | exchange | init (ms) | total / MPI_Alltoallv | total / model's choice |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for k in sorted(t, key=lambda k: t[k][0]):
+        lines.append(f"| {k} | {t[k][0] * 1e6:.0f} | {t[k][1] * 1e6:.0f} | {t[k][2] * 1e3:.1f} "
+                     f"| {t[k][0] / base:.2f} | {t[k][0] / model:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     cells, ran = load()
-    text = tables(cells, ran)
+    text = tables(cells, ran) + fft_table()
     with open(os.path.join(HERE, "tables.md"), "w") as f:
         f.write(text.lstrip("\n"))
     readme = os.path.join(HERE, "README.md")
