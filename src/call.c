@@ -31,8 +31,8 @@ static int dense_plan(xchg_context *ctx, xchg_args *args, int nonblocking, xchg_
     xchg_choice choice;
     int device;
     int rc = xchg_device_route(ctx, args, &choice, &device);
-    if (rc == MPI_SUCCESS && !device) rc = xchg_select_call(ctx, args, nonblocking ? XCHG_SELECT_NONBLOCKING : XCHG_SELECT_BLOCKING,
-                              &choice);
+    xchg_select_form form = nonblocking ? XCHG_SELECT_NONBLOCKING : XCHG_SELECT_BLOCKING;
+    if (rc == MPI_SUCCESS && !device) rc = xchg_select_call(ctx, args, form, &choice);
     return rc == MPI_SUCCESS ? xchg_plan_get(ctx, &choice, plan) : rc;
 }
 

@@ -388,8 +388,8 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     unsigned long n = s->calls++;
     s->last_use = ++ctx->online_clock;
     if (s->state == SIG_SEEN && n + 1 > XCHG_ONLINE_REPEATS) {
-        if ((rc = xchg_online_pick_candidates(ctx, &s->in, model, s->cand, &s->ncand)) != MPI_SUCCESS ||
-            (rc = xchg_online_start_exploring(s, 0)) != MPI_SUCCESS)
+        rc = xchg_online_pick_candidates(ctx, &s->in, model, s->cand, &s->ncand);
+        if (rc != MPI_SUCCESS || (rc = xchg_online_start_exploring(s, 0)) != MPI_SUCCESS)
             return rc;
     } else if (s->state == SIG_DECIDED && n >= s->reexplore_at && s->run_left == 0) {
         if ((rc = xchg_online_start_exploring(s, 1)) != MPI_SUCCESS) return rc;

@@ -148,7 +148,8 @@ static int neighbor_candidates(xchg_context *ctx, const xchg_select_input *in,
 static int candidates(xchg_context *ctx, const xchg_select_input *in, const xchg_choice *model,
                       xchg_choice *cand, int *ncand)
 {
-    if (in->coll == XCHG_NEIGHBOR_ALLTOALLV) return neighbor_candidates(ctx, in, model, cand, ncand);
+    if (in->coll == XCHG_NEIGHBOR_ALLTOALLV)
+        return neighbor_candidates(ctx, in, model, cand, ncand);
     xchg_select_input signature = *in; /* a blocking call's signature explores these */
     signature.bytes = xchg_select_size_bucket(in->bytes);
     signature.max_block_bytes = xchg_select_size_bucket(in->max_block_bytes);

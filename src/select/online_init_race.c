@@ -188,9 +188,10 @@ static int measure(xchg_context *ctx, const xchg_args *scratch, xchg_plan **plan
 {
     race m = {.ctx = ctx, .scratch = scratch, .plans = plans, .usable = usable,
               .ncand = ncand, .times = times};
+    const xchg_neighbor_args *nbr = &scratch->neighbor;
     size_t slots = xchg_coll_is_dense(scratch->coll) /* as a request's (persistent.c) */
                        ? 2 * (size_t)scratch->size + 1
-                       : (size_t)scratch->neighbor.indegree + (size_t)scratch->neighbor.outdegree + 1;
+                       : (size_t)nbr->indegree + (size_t)nbr->outdegree + 1;
     if (!(m.reqs = malloc(slots * sizeof *m.reqs)))
         return xchg_error(MPI_ERR_NO_MEM, "out of memory for online selection at init");
     int rc = rounds(&m, 0, 0);
