@@ -11,9 +11,9 @@
  * Why: a persistent request of the library keeps what the library builds
  * for a call (Open MPI's libnbc schedule) from start to start, where a
  * nonblocking call builds it again each time. Posting MPI_Iallgather at
- * each start took 1.04-1.25x Open MPI's own persistent MPIX_Allgather_init
- * at 4 and 8 ranks, 16 B - 64 KiB
- * (docs/results/selection/online/persistent-init/).
+ * each start took 1.03-1.30x Open MPI's own persistent MPIX_Allgather_init
+ * at 4 and 8 ranks, 16 B - 64 KiB (the first run of
+ * docs/results/selection/online/persistent-init/, before this file).
  */
 #ifndef XCHG_COLL_MPI_LIBRARY_PERSISTENT_H
 #define XCHG_COLL_MPI_LIBRARY_PERSISTENT_H
