@@ -143,21 +143,6 @@ static int neighbor_candidates(xchg_context *ctx, const xchg_select_input *in,
     return rc;
 }
 
-/* The candidates for the call whose inputs are `in` (agreed) and whose
- * automatic choice is `model`. */
-static int candidates(xchg_context *ctx, const xchg_select_input *in, const xchg_choice *model,
-                      xchg_choice *cand, int *ncand)
-{
-    if (in->coll == XCHG_NEIGHBOR_ALLTOALLV)
-        return neighbor_candidates(ctx, in, model, cand, ncand);
-    xchg_select_input signature = *in; /* a blocking call's signature explores these */
-    signature.bytes = xchg_select_size_bucket(in->bytes);
-    signature.max_block_bytes = xchg_select_size_bucket(in->max_block_bytes);
-    return xchg_online_pick_candidates(ctx, &signature, model, cand, ncand);
-}
-
-/* ---- Remembered winners ---------------------------------------------------------- */
-
 /* The key of a measurement: the collective and its agreed inputs, sizes
  * bucketed (the neighbourhood collective's nbr, zero for the others). */
 static xchg_select_input bucketed(const xchg_select_input *in)
@@ -169,6 +154,19 @@ static xchg_select_input bucketed(const xchg_select_input *in)
     b.nbr.local_bytes = xchg_select_size_bucket(b.nbr.local_bytes);
     return b;
 }
+
+/* The candidates for the call whose inputs are `in` (agreed) and whose
+ * automatic choice is `model`. */
+static int candidates(xchg_context *ctx, const xchg_select_input *in, const xchg_choice *model,
+                      xchg_choice *cand, int *ncand)
+{
+    if (in->coll == XCHG_NEIGHBOR_ALLTOALLV)
+        return neighbor_candidates(ctx, in, model, cand, ncand);
+    xchg_select_input signature = bucketed(in); /* a blocking call's signature's */
+    return xchg_online_pick_candidates(ctx, &signature, model, cand, ncand);
+}
+
+/* ---- Remembered winners ---------------------------------------------------------- */
 
 static int same_inputs(const xchg_select_input *a, const xchg_select_input *b)
 {
