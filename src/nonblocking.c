@@ -1,11 +1,15 @@
 /*
  * The nonblocking dense collectives (XCHG_Ialltoall and friends): normalize
  * and validate like the blocking call, then start a request of their own
- * that their completion frees (src/persistent.c).
+ * that their completion frees (src/persistent.c). Alltoall, allgather and
+ * alltoallv first try the fast path of a call that runs the MPI library's
+ * own collective (nonblocking_fast.c), which takes a call of a shape whose
+ * normal path posted `mpi` before.
  */
 #include "core/args.h"
 #include "core/context.h"
 #include "core/error.h"
+#include "nonblocking_fast.h"
 #include "request.h"
 #include "xchg.h"
 
@@ -21,12 +25,16 @@ int XCHG_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     xchg_context *ctx;
     xchg_args args;
-    int rc = request_arg(request);
+    xchg_nonblocking_call call = {XCHG_ALLTOALL, sendbuf, &sendcount, NULL, sendtype,
+                                  recvbuf,       &recvcount, NULL, recvtype};
+    int taken = 0, rc = request_arg(request);
     if (rc == MPI_SUCCESS) rc = xchg_context_get_nonblocking(comm, &ctx);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) rc = xchg_request_start_library(comm, ctx, &call, request, &taken);
+    if (rc == MPI_SUCCESS && !taken)
         rc = xchg_args_alltoall(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                 ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
+    if (rc == MPI_SUCCESS && !taken)
+        rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
     return xchg_raise(comm, rc);
 }
 
@@ -37,12 +45,16 @@ int XCHG_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
 {
     xchg_context *ctx;
     xchg_args args;
-    int rc = request_arg(request);
+    xchg_nonblocking_call call = {XCHG_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype,
+                                  recvbuf,        recvcounts, rdispls, recvtype};
+    int taken = 0, rc = request_arg(request);
     if (rc == MPI_SUCCESS) rc = xchg_context_get_nonblocking(comm, &ctx);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) rc = xchg_request_start_library(comm, ctx, &call, request, &taken);
+    if (rc == MPI_SUCCESS && !taken)
         rc = xchg_args_alltoallv(&args, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                  recvcounts, rdispls, recvtype, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
+    if (rc == MPI_SUCCESS && !taken)
+        rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
     return xchg_raise(comm, rc);
 }
 
@@ -67,12 +79,16 @@ int XCHG_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     xchg_context *ctx;
     xchg_args args;
-    int rc = request_arg(request);
+    xchg_nonblocking_call call = {XCHG_ALLGATHER, sendbuf, &sendcount, NULL, sendtype,
+                                  recvbuf,        &recvcount, NULL, recvtype};
+    int taken = 0, rc = request_arg(request);
     if (rc == MPI_SUCCESS) rc = xchg_context_get_nonblocking(comm, &ctx);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) rc = xchg_request_start_library(comm, ctx, &call, request, &taken);
+    if (rc == MPI_SUCCESS && !taken)
         rc = xchg_args_allgather(&args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                  recvtype, ctx->comm, ctx->rank, ctx->size);
-    if (rc == MPI_SUCCESS) rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
+    if (rc == MPI_SUCCESS && !taken)
+        rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
     return xchg_raise(comm, rc);
 }
 

@@ -37,6 +37,7 @@
 #include "core/plan.h"
 #include "core/task.h"
 #include "call.h"
+#include "nonblocking_fast.h"
 #include "request.h"
 #include "select/select.h"
 #include "xchg.h"
@@ -51,6 +52,7 @@ struct xchg_request {
     int result;          /* error code of the last start */
     MPI_Request *reqs;   /* algorithms with a post function: the messages */
     int nreqs;           /* in flight (2P slots) */
+    MPI_Request library_request; /* reqs of a nonblocking call's fast path */
     int once;            /* a nonblocking call: freed by its completion */
 };
 
@@ -87,7 +89,7 @@ fail:
 static void request_destroy(struct xchg_request *req)
 {
     xchg_task_free(req->task); /* waits for it if it is still in flight */
-    free(req->reqs);
+    if (req->reqs != &req->library_request) free(req->reqs);
     xchg_plan_free(req->plan);
     xchg_args_free(&req->args);
     if (req->ctx) xchg_context_release(req->ctx);
@@ -136,6 +138,64 @@ static int nonblocking_body(void *arg)
     return xchg_call_run(req->ctx, &req->args, 1);
 }
 
+/* A nonblocking call that can post its messages now (*posted = 1), as a
+ * persistent start does: its context is set up, no task of its
+ * communicator is ahead of it, its choice is made without messages
+ * (select.h: xchg_select_nonblocking_local; device.h: route) and is
+ * single-round (a post function, an init that builds no window). It gets a
+ * plan of its own for its arguments (an `mpi` alltoallv keeps the
+ * displacements there until it completes) and completes in XCHG_Test /
+ * XCHG_Wait with no task. Every rank chooses alike, whether it posts here
+ * or in a task (a task of the same communicator may still run on another
+ * rank): the choice reads only state every rank has alike once its earlier
+ * calls on the communicator have started. Otherwise *posted = 0 and the
+ * arguments are untouched: the call becomes a task. */
+static int post_now(struct xchg_request *req, int *posted)
+{
+    xchg_context *ctx = req->ctx;
+    xchg_choice choice;
+    int rc = MPI_SUCCESS, local = 0, device = 0;
+    *posted = 0;
+    if (!ctx->ready || ctx->task_head || !xchg_device_route_is_local()) return MPI_SUCCESS;
+    XCHG_CHECK(xchg_select_nonblocking_local(ctx, &req->args, &local));
+    if (!local) return MPI_SUCCESS;
+    XCHG_CHECK(xchg_select_call(ctx, &req->args, XCHG_SELECT_NONBLOCKING, &choice));
+    if (!choice.algo->post || choice.algo->init_blocks) return MPI_SUCCESS;
+    XCHG_CHECK(xchg_device_route(ctx, &req->args, &choice, &device));
+    XCHG_CHECK(xchg_plan_create_once(ctx, &choice, &req->args, &req->plan));
+    XCHG_CHECK(alloc_slots(req, ctx));
+    *posted = 1;
+    req->result = xchg_plan_post(req->plan, &req->args, req->reqs, &req->nreqs);
+    if (req->result == MPI_SUCCESS && !device) xchg_nonblocking_fast_arm(ctx, &req->args, &choice);
+fail:
+    return rc;
+}
+
+int xchg_request_start_library(MPI_Comm user_comm, xchg_context *ctx,
+                               const xchg_nonblocking_call *call, XCHG_Request *request,
+                               int *taken)
+{
+    *taken = xchg_nonblocking_fast_takes(ctx, call);
+    if (!*taken) return MPI_SUCCESS;
+    struct xchg_request *req = calloc(1, sizeof *req);
+    if (!req) return xchg_error(MPI_ERR_NO_MEM, "out of memory for a request");
+    int rc = xchg_nonblocking_fast_post(ctx, call, &req->library_request);
+    if (rc != MPI_SUCCESS) {
+        free(req);
+        return rc;
+    }
+    req->user_comm = user_comm;
+    req->ctx = ctx;
+    xchg_context_hold(ctx); /* released by request_destroy */
+    req->args.coll = call->coll;
+    req->reqs = &req->library_request;
+    req->nreqs = 1;
+    req->once = 1;
+    req->active = 1;
+    *request = req;
+    return MPI_SUCCESS;
+}
+
 int xchg_request_start_nonblocking(MPI_Comm user_comm, xchg_context *ctx, xchg_args *args,
                                    XCHG_Request *request)
 {
@@ -154,7 +214,9 @@ int xchg_request_start_nonblocking(MPI_Comm user_comm, xchg_context *ctx, xchg_a
     /* The neighbourhood's patterns are cached by their types: its calls keep
      * the caller's (every algorithm but locality posts all at the start). */
     if (req->args.coll != XCHG_NEIGHBOR_ALLTOALLV) XCHG_CHECK(xchg_args_hold_types(&req->args));
-    XCHG_CHECK(xchg_task_start(ctx, nonblocking_body, req, &req->task));
+    int posted;
+    XCHG_CHECK(post_now(req, &posted));
+    if (!posted) XCHG_CHECK(xchg_task_start(ctx, nonblocking_body, req, &req->task));
     *request = req;
     return MPI_SUCCESS;
 fail:

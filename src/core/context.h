@@ -37,6 +37,15 @@ typedef struct xchg_phase_times {
     double mark;             /* MPI_Wtime() of the last phase boundary */
 } xchg_phase_times;
 
+/* The fast path of nonblocking `mpi` calls (src/nonblocking_fast.c): the
+ * shape of the call whose normal path armed it. */
+typedef struct xchg_nonblocking_fast {
+    int armed;
+    int sendcount, recvcount;        /* alltoall, allgather */
+    MPI_Datatype sendtype, recvtype;
+    xchg_choice choice;              /* `mpi`, fitted (for ctx->last) */
+} xchg_nonblocking_fast;
+
 typedef struct xchg_context {
     /* What a decided call's fast path reads (src/select/online_fast.c),
      * first, in one cache line: in a program that computes between its
@@ -69,6 +78,7 @@ typedef struct xchg_context {
 
     xchg_select_state selection; /* automatic selection's memory, src/select/'s
                                     (select_state.h) */
+    xchg_nonblocking_fast nonblocking_fast[XCHG_NUM_COLL];
 
     int num_plans;
     unsigned long plan_clock;

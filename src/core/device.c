@@ -284,6 +284,18 @@ fail:
     return rc;
 }
 
+int xchg_device_route_is_local(void)
+{
+    pthread_once(&drv_once, load_drivers);
+    return drv.mode != DEVICE_AGREE;
+}
+
+int xchg_device_never(void)
+{
+    pthread_once(&drv_once, load_drivers);
+    return drv.mode == DEVICE_OFF || (drv.mode == DEVICE_AUTO && !drv.any_driver);
+}
+
 int xchg_device_route(xchg_context *ctx, xchg_args *args, xchg_choice *choice, int *use_mpi)
 {
     int rc = MPI_SUCCESS, checked = MPI_SUCCESS, own = 0, all;

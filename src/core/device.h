@@ -65,4 +65,12 @@ int xchg_device_memory(const void *ptr, xchg_memory *kind);
 int xchg_device_route(struct xchg_context *ctx, xchg_args *args, xchg_choice *choice,
                       int *use_mpi);
 
+/* Whether xchg_device_route sends no message (XCHG_DEVICE is not agree). */
+int xchg_device_route_is_local(void);
+
+/* Whether xchg_device_route finds no buffer on a device, whatever the
+ * call's, without a message: XCHG_DEVICE=off, or auto with no device
+ * driver loaded in the process. */
+int xchg_device_never(void);
+
 #endif

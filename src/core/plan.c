@@ -8,8 +8,8 @@
 #include "error.h"
 #include "task.h"
 
-int xchg_plan_create(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
-                     xchg_plan **out)
+static int create(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
+                  int one_start, xchg_plan **out)
 {
     int rc = MPI_SUCCESS;
     /* A virtual group communicator (vcomm.h) serves point-to-point and
@@ -22,6 +22,7 @@ int xchg_plan_create(xchg_context *ctx, const xchg_choice *choice, const xchg_ar
     plan->ctx = ctx;
     plan->choice = *choice;
     plan->fixed = fixed;
+    plan->one_start = one_start;
     if (choice->algo->init) rc = choice->algo->init(plan);
     if (rc != MPI_SUCCESS) {
         free(plan);
@@ -29,6 +30,18 @@ int xchg_plan_create(xchg_context *ctx, const xchg_choice *choice, const xchg_ar
     }
     *out = plan;
     return MPI_SUCCESS;
+}
+
+int xchg_plan_create(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
+                     xchg_plan **out)
+{
+    return create(ctx, choice, fixed, 0, out);
+}
+
+int xchg_plan_create_once(xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
+                          xchg_plan **out)
+{
+    return create(ctx, choice, fixed, 1, out);
 }
 
 void xchg_plan_free(xchg_plan *plan)

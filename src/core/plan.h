@@ -61,6 +61,10 @@ typedef struct xchg_plan {
                                   pattern: their key (its buffers are those of the
                                   call that built it: run uses the args it is
                                   given); NULL when cached by choice */
+    int one_start;             /* a nonblocking call's own plan (fixed: its
+                                  arguments), posted once: its init builds
+                                  nothing only later starts would use (`mpi`:
+                                  no persistent request of the library) */
     void *state;               /* the algorithm's own, built by its init */
     unsigned long last_use;    /* cache clock of the last lookup */
     xchg_neighbor_plan neighbor; /* neighbourhood plans only */
@@ -73,6 +77,11 @@ int xchg_plan_get(struct xchg_context *ctx, const xchg_choice *choice, xchg_plan
  * when the algorithm's init communicates). */
 int xchg_plan_create(struct xchg_context *ctx, const xchg_choice *choice, const xchg_args *fixed,
                      xchg_plan **plan);
+
+/* The same for a nonblocking call that posts its messages at once
+ * (one_start; its algorithm has a post function and a local init). */
+int xchg_plan_create_once(struct xchg_context *ctx, const xchg_choice *choice,
+                          const xchg_args *fixed, xchg_plan **plan);
 
 /* Free a plan from xchg_plan_create (and, with the context, cached ones). */
 void xchg_plan_free(xchg_plan *plan);

@@ -4,13 +4,17 @@
  * MPI_Neighbor_alltoallv_init or MPIX_Neighbor_alltoallv_init) forms: to xchg's XCHG_I... and XCHG_..._init
  * under the same rule as the blocking form (route_shared.h), the xchg
  * request paired with a real MPI_Request (requests.h); else to the MPI
- * library unchanged. Counted under the form's own name (stats.h): a
- * nonblocking call when it starts (its time: the start; no algorithm: its
- * task selects it later), a persistent one at init (its time: the init;
- * bytes: what one start delivers).
+ * library unchanged. A nonblocking alltoall, allgather or alltoallv that
+ * the fast path of `mpi` calls takes (src/nonblocking_fast.h) gets the MPI
+ * library's own request instead, posted on xchg's communicator. Counted
+ * under the form's own name (stats.h): a nonblocking call when it starts
+ * (its time: the start; no algorithm: its task may select it later), a
+ * persistent one at init (its time: the init; bytes: what one start
+ * delivers).
  */
 #include "route.h"
 
+#include "../nonblocking_fast.h"
 #include "route_shared.h"
 #include "stats.h"
 #include "xchg.h"
@@ -25,11 +29,16 @@ int xchg_ip_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                               request);
     }
-    double t0 = PMPI_Wtime();
-    XCHG_Request xreq = XCHG_REQUEST_NULL;
-    int rc = XCHG_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    xchg_nonblocking_call call = {XCHG_ALLTOALL, sendbuf, &sendcount, NULL, sendtype,
+                                  recvbuf,       &recvcount, NULL, recvtype};
+    int rc;
+    double t0 = xchg_ip_stats_on() ? PMPI_Wtime() : 0; /* no clock read on the fast path */
+    if (!xchg_nonblocking_library(comm, &call, request, &rc)) { /* else the MPI's own request */
+        XCHG_Request xreq = XCHG_REQUEST_NULL;
+        rc = XCHG_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                             &xreq);
-    rc = xchg_ip_pair_nonblocking(rc, xreq, request);
+        rc = xchg_ip_pair_nonblocking(rc, xreq, request);
+    }
     if (xchg_ip_stats_on())
         xchg_ip_account_started(XCHG_IP_IALLTOALL, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_uniform_bytes(comm, recvcount, recvtype) : 0);
@@ -46,11 +55,16 @@ int xchg_ip_ialltoallv(const void *sendbuf, const int sendcounts[], const int sd
         return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                rdispls, recvtype, comm, request);
     }
-    double t0 = PMPI_Wtime();
-    XCHG_Request xreq = XCHG_REQUEST_NULL;
-    int rc = XCHG_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                             recvtype, comm, &xreq);
-    rc = xchg_ip_pair_nonblocking(rc, xreq, request);
+    xchg_nonblocking_call call = {XCHG_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype,
+                                  recvbuf,        recvcounts, rdispls, recvtype};
+    int rc;
+    double t0 = xchg_ip_stats_on() ? PMPI_Wtime() : 0; /* no clock read on the fast path */
+    if (!xchg_nonblocking_library(comm, &call, request, &rc)) { /* else the MPI's own request */
+        XCHG_Request xreq = XCHG_REQUEST_NULL;
+        rc = XCHG_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                             rdispls, recvtype, comm, &xreq);
+        rc = xchg_ip_pair_nonblocking(rc, xreq, request);
+    }
     if (xchg_ip_stats_on())
         xchg_ip_account_started(XCHG_IP_IALLTOALLV, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_counts_bytes(comm, recvcounts, recvtype) : 0);
@@ -87,11 +101,16 @@ int xchg_ip_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                request);
     }
-    double t0 = PMPI_Wtime();
-    XCHG_Request xreq = XCHG_REQUEST_NULL;
-    int rc = XCHG_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    xchg_nonblocking_call call = {XCHG_ALLGATHER, sendbuf, &sendcount, NULL, sendtype,
+                                  recvbuf,        &recvcount, NULL, recvtype};
+    int rc;
+    double t0 = xchg_ip_stats_on() ? PMPI_Wtime() : 0; /* no clock read on the fast path */
+    if (!xchg_nonblocking_library(comm, &call, request, &rc)) { /* else the MPI's own request */
+        XCHG_Request xreq = XCHG_REQUEST_NULL;
+        rc = XCHG_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                              &xreq);
-    rc = xchg_ip_pair_nonblocking(rc, xreq, request);
+        rc = xchg_ip_pair_nonblocking(rc, xreq, request);
+    }
     if (xchg_ip_stats_on())
         xchg_ip_account_started(XCHG_IP_IALLGATHER, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_uniform_bytes(comm, recvcount, recvtype) : 0);

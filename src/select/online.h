@@ -13,7 +13,10 @@
  * collective, the neighbourhood one included. Its starts never agree or
  * time anything. A nonblocking call is a request started once
  * (nonblocking.c): it must not block, so it takes a learned winner, else
- * the model. Blocking and nonblocking neighbourhood calls keep the model
+ * the MPI library's own nonblocking collective (`mpi`): the model predicts
+ * blocking calls, and nothing measured says its choice is faster started
+ * and completed as a request (docs/results/selection/online/nonblocking/).
+ * Blocking and nonblocking neighbourhood calls keep the model
  * (their plans are cached by pattern, looked up after the choice: a
  * pattern that changes on some ranks is found only then).
  *
@@ -51,6 +54,14 @@ int xchg_online_init_choose(xchg_context *ctx, const xchg_args *args, const xchg
 /* The winner that blocking calls of the dense signature `in` (exact
  * inputs) learned, into *out: 1, else 0 and *out unchanged. Local. */
 int xchg_online_learned(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out);
+
+/* Whether blocking calls of `coll` on ctx learned a winner for any
+ * signature (the same on every rank: winners are agreed). Local. */
+int xchg_online_learned_any(const xchg_context *ctx, xchg_coll coll);
+
+/* The MPI library's own collective (`mpi`) for `coll`, fitted to ctx: what
+ * a nonblocking call runs when nothing was learned for it. */
+int xchg_online_library_choice(const xchg_context *ctx, xchg_coll coll, xchg_choice *out);
 
 /* Around a blocking call's run (call.c): xchg_online_start sets *start to
  * MPI_Wtime() when the selection asked for the call to be timed, else 0

@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "../nonblocking_fast.h"
 #include "model.h"
 #include "neighbor_inputs.h"
 #include "online.h"
@@ -385,15 +386,49 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
     return MPI_SUCCESS;
 }
 
+/* A nonblocking alltoallv or alltoallw with no explicit choice: whether its
+ * choice reads the agreed sizes (*sized): a tuning rule or a learned winner
+ * could match them, or the model decides (XCHG_ONLINE=0). Else it runs
+ * `mpi` (online.h) and agrees nothing. The same on every rank. */
+static int nonblocking_reads_sizes(const xchg_context *ctx, xchg_coll coll, int *sized)
+{
+    int on, rules, rc = xchg_online_enabled(&on);
+    if (rc == MPI_SUCCESS) rc = xchg_tuning_has_rules(coll, &rules);
+    *sized = rc != MPI_SUCCESS || !on || rules || xchg_online_learned_any(ctx, coll);
+    return rc;
+}
+
+int xchg_select_nonblocking_local(xchg_context *ctx, const xchg_args *args, int *local)
+{
+    const char *source;
+    int sized = 0, rc = MPI_SUCCESS;
+    *local = 0;
+    if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) return MPI_SUCCESS;
+    if (xchg_coll_is_v(args->coll)) {
+        xchg_choice unused;
+        rc = explicit_choice(ctx, args->coll, &unused, &source);
+        if (rc == MPI_SUCCESS && !source) rc = nonblocking_reads_sizes(ctx, args->coll, &sized);
+    }
+    *local = rc == MPI_SUCCESS && !sized;
+    return rc;
+}
+
 int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form form,
                      xchg_choice *out)
 {
     const char *source;
     int persistent = form != XCHG_SELECT_BLOCKING; /* chooses once, for the request */
+    if (!persistent) /* what it learns may change a nonblocking call's choice */
+        xchg_nonblocking_fast_disarm(ctx, args->coll);
     int rc = explicit_choice(ctx, args->coll, out, &source);
     if (rc == MPI_SUCCESS && source && !persistent)
         xchg_online_note_explicit(ctx, args->coll, !ctx->has_override[args->coll]);
     if (rc != MPI_SUCCESS || source) return rc;
+    if (form == XCHG_SELECT_NONBLOCKING && xchg_coll_is_v(args->coll)) {
+        int sized;
+        if ((rc = nonblocking_reads_sizes(ctx, args->coll, &sized)) != MPI_SUCCESS) return rc;
+        if (!sized) return xchg_online_library_choice(ctx, args->coll, out); /* unagreed */
+    }
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {
         int decided;
         agree_mode mode;

@@ -26,6 +26,12 @@ typedef enum { XCHG_SELECT_BLOCKING, XCHG_SELECT_NONBLOCKING, XCHG_SELECT_INIT }
 int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form form,
                      xchg_choice *out);
 
+/* Whether a nonblocking call's xchg_select_call (XCHG_SELECT_NONBLOCKING)
+ * would be local, sending no message (*local = 1): always, but for an
+ * alltoallv or alltoallw whose choice reads agreed sizes, and the
+ * neighbourhood collective (agreed patterns). Local. */
+int xchg_select_nonblocking_local(xchg_context *ctx, const xchg_args *args, int *local);
+
 /* neighbor_alltoallv, blocking and nonblocking calls: the choice of an
  * override, XCHG_NEIGHBOR_ALLTOALLV, a tuning rule or (XCHG_AGREE=never)
  * the fixed rule, with *automatic = 0; otherwise the cost model's, agreed

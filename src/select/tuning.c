@@ -155,6 +155,15 @@ int xchg_tuning_lookup(const xchg_select_input *in, const char **selection)
     return MPI_SUCCESS;
 }
 
+int xchg_tuning_has_rules(xchg_coll coll, int *has)
+{
+    const xchg_tuning_table *t;
+    int rc = get_table(&t);
+    *has = rc == MPI_SUCCESS && t &&
+           (t->num_rules[coll] > 0 || (coll == XCHG_ALLTOALLW && t->num_rules[XCHG_ALLTOALLV] > 0));
+    return rc;
+}
+
 int xchg_tuning_platform(const xchg_platform **plat)
 {
     const xchg_tuning_table *t;

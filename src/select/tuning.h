@@ -24,6 +24,10 @@
  * load error's code with its message set by xchg_error. */
 int xchg_tuning_lookup(const xchg_select_input *in, const char **selection);
 
+/* Whether the file has rules for `coll` (alltoallw: or alltoallv's, which
+ * it follows) into *has; same return codes as xchg_tuning_lookup. */
+int xchg_tuning_has_rules(xchg_coll coll, int *has);
+
 /* The file's "model" constants, or NULL when there is no file or the file has
  * no "model". Same return codes as xchg_tuning_lookup. */
 int xchg_tuning_platform(const xchg_platform **plat);

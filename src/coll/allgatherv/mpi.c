@@ -90,7 +90,7 @@ static int library_init(xchg_plan *plan)
     displacements(&a->recv, a->size, st->displs);
     plan->state = st;
 #ifdef XCHG_LIBRARY_INIT
-    if (a->size > 1 && !a->on_device) {
+    if (a->size > 1 && !a->on_device && !plan->one_start) {
         const xchg_side *s = &a->send, *r = &a->recv;
         int rc = XCHG_LIBRARY_INIT(Allgatherv)(a->in_place ? MPI_IN_PLACE : s->buf, s->counts[0],
                                                s->type.type, r->buf, r->counts, st->displs,

@@ -259,7 +259,7 @@ static int library_init(xchg_plan *plan)
         if (st->displs) both_sides(a, st->displs);
         else rc = xchg_error(MPI_ERR_NO_MEM, "mpi: out of memory");
     }
-    if (rc == MPI_SUCCESS) rc = library_persistent(a, st);
+    if (rc == MPI_SUCCESS && !plan->one_start) rc = library_persistent(a, st);
     if (rc != MPI_SUCCESS) library_destroy(plan);
     return rc;
 }
