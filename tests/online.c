@@ -15,7 +15,8 @@
  * XCHG_TEST_ONLINE_TIMES (online.c). Every call's result is compared byte
  * for byte with the MPI library's own collective (PMPI), and the algorithm
  * it used must be the same string on every rank (tests/online_common.c).
- *   usage: mpirun -n P xchg-online [--phase=all|write|read]
+ *   usage: mpirun -n P xchg-online [--phase=all|nonblocking|write|read]
+ *   nonblocking: only what nonblocking calls choose (tests/online_nonblocking.c).
  *   write: decide alltoall, alltoallv, allgather, alltoallw and allgatherv
  *          at 64 B blocks (forced: alltoall for another, the rest for mpi)
  *          and end while alltoall's winner is being confirmed; run with
@@ -497,8 +498,11 @@ int main(int argc, char **argv)
         persistent_while_confirming();
         persistent_neighbor_init();
         persistent_dense_init();
+        nonblocking_choice();
         switched_off();
         library_errors();
+    } else if (strcmp(phase, "nonblocking") == 0) {
+        nonblocking_choice();
     } else {
         persistence(strcmp(phase, "read") == 0);
     }

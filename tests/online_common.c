@@ -6,6 +6,7 @@
 #include "online_common.h"
 
 int dense;
+int nonblocking, started_with_task;
 
 const char *const colls[NCOLLS] = {"alltoall", "alltoallv", "allgather", "alltoallw",
                                    "allgatherv"};
@@ -38,21 +39,31 @@ int one_call(MPI_Comm comm, const char *coll, int count, int call, const char *w
     memset(got, 0xab, rn * sizeof(int));
     memset(want, 0xab, rn * sizeof(int));
     int err;
+    XCHG_Request req = XCHG_REQUEST_NULL, *nb = nonblocking ? &req : NULL;
     if (v) {
-        err = XCHG_Alltoallv(send, sc, sd, MPI_INT, got, rc, rd, MPI_INT, comm);
+        err = nb ? XCHG_Ialltoallv(send, sc, sd, MPI_INT, got, rc, rd, MPI_INT, comm, nb)
+                 : XCHG_Alltoallv(send, sc, sd, MPI_INT, got, rc, rd, MPI_INT, comm);
         CHECK_MPI(PMPI_Alltoallv(send, sc, sd, MPI_INT, want, rc, rd, MPI_INT, comm));
     } else if (w) {
-        err = XCHG_Alltoallw(send, sc, sd, st, got, rc, rd, rt, comm);
+        err = nb ? XCHG_Ialltoallw(send, sc, sd, st, got, rc, rd, rt, comm, nb)
+                 : XCHG_Alltoallw(send, sc, sd, st, got, rc, rd, rt, comm);
         CHECK_MPI(PMPI_Alltoallw(send, sc, sd, st, want, rc, rd, rt, comm));
     } else if (g) {
-        err = XCHG_Allgather(send, count, MPI_INT, got, count, MPI_INT, comm);
+        err = nb ? XCHG_Iallgather(send, count, MPI_INT, got, count, MPI_INT, comm, nb)
+                 : XCHG_Allgather(send, count, MPI_INT, got, count, MPI_INT, comm);
         CHECK_MPI(PMPI_Allgather(send, count, MPI_INT, want, count, MPI_INT, comm));
     } else if (gv) {
-        err = XCHG_Allgatherv(send, rc[rank], MPI_INT, got, rc, rd, MPI_INT, comm);
+        err = nb ? XCHG_Iallgatherv(send, rc[rank], MPI_INT, got, rc, rd, MPI_INT, comm, nb)
+                 : XCHG_Allgatherv(send, rc[rank], MPI_INT, got, rc, rd, MPI_INT, comm);
         CHECK_MPI(PMPI_Allgatherv(send, rc[rank], MPI_INT, want, rc, rd, MPI_INT, comm));
     } else {
-        err = XCHG_Alltoall(send, count, MPI_INT, got, count, MPI_INT, comm);
+        err = nb ? XCHG_Ialltoall(send, count, MPI_INT, got, count, MPI_INT, comm, nb)
+                 : XCHG_Alltoall(send, count, MPI_INT, got, count, MPI_INT, comm);
         CHECK_MPI(PMPI_Alltoall(send, count, MPI_INT, want, count, MPI_INT, comm));
+    }
+    if (nb) { /* PMPI's ran on comm, the start's messages on xchg's own */
+        started_with_task = xchg_tasks_outstanding();
+        if (err == MPI_SUCCESS) err = XCHG_Wait(nb, MPI_STATUS_IGNORE);
     }
     int ok = err == MPI_SUCCESS && memcmp(got, want, rn * sizeof(int)) == 0;
     if (!ok) check(0, what, err == MPI_SUCCESS ? "result differs from PMPI" : XCHG_Last_error());

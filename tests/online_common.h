@@ -27,8 +27,13 @@
     } while (0)
 
 extern int dense; /* alltoallv without empty blocks (a sparse one is not persisted) */
+/* one_call: the nonblocking form (XCHG_I..., XCHG_Wait), and whether a task
+ * was outstanding after its start (the start did not post at once) */
+extern int nonblocking, started_with_task;
 
-/* One call of `coll` with blocks of `count` ints, checked against PMPI.
+/* One call of `coll` (blocking, or the nonblocking form, started before
+ * PMPI's and waited for after it) with blocks of `count` ints, checked
+ * against PMPI.
  * alltoallv, alltoallw: rank-dependent counts up to count, a zero among them
  * unless `dense`; alltoallw's type per peer is MPI_INT or a pair of ints by
  * the parity of the two ranks (so blocks of the odd pairs are twice as
@@ -74,6 +79,9 @@ extern const char *const colls[NCOLLS];
  * tests/online_init_dense.c: at a dense collective's. */
 void persistent_neighbor_init(void);
 void persistent_dense_init(void);
+
+/* tests/online_nonblocking.c: what nonblocking calls choose. */
+void nonblocking_choice(void);
 
 /* MPI_Init, world_rank, no XCHG_<COLL> selection from the environment. */
 void online_begin(int *argc, char ***argv);
