@@ -9,20 +9,27 @@
  *              (no task outstanding after the start), twice (the normal
  *              path, then alltoall's, allgather's and alltoallv's fast
  *              path), and alltoall and allgather in place;
- *   learned    blocking calls decided another algorithm for alltoall,
- *              alltoallv and allgather (forced times): the nonblocking
- *              call of that signature runs the winner; one of another size
- *              (alltoall, allgather) runs `mpi`;
- *   disarmed   nonblocking `mpi` calls armed the fast path; blocking calls
- *              of the same shape then decide another algorithm: the next
- *              nonblocking call runs it, not the fast path's `mpi`;
+ *   learned    blocking calls decided a winner for alltoall, alltoallv and
+ *              allgather (forced times: `nonblocking` and `linear` the
+ *              fastest, or the slowest): the nonblocking call of
+ *              that signature runs a single-round winner, `mpi` for a
+ *              multi-round one, and for alltoallv always `mpi` (it looks
+ *              nothing up by its sizes); one of another size runs `mpi`;
+ *   disarmed   nonblocking `mpi` alltoalls armed the fast path; blocking
+ *              calls of the same shape then decide `nonblocking` or
+ *              `linear` (P > 2; on fewer ranks neither is a candidate): the
+ *              next nonblocking call runs it, not the fast path's `mpi`;
  *   set        likewise after XCHG_Comm_set_algorithm;
- *   behind     a nonblocking alltoallv that agrees its sizes (a task) still
+ *   behind     a nonblocking alltoallv that agrees its sizes (a task: a
+ *              tuning file's alltoallv rule reads them) still
  *              in flight on odd ranks, completed on even ones; then every
  *              rank starts a nonblocking alltoall, at once on even ranks,
  *              behind the task on odd ones: both right, the same algorithm.
  */
+#include <unistd.h>
+
 #include "online_common.h"
+#include "select/tuning.h"
 
 /* The algorithm the last call of coll on comm ran, checked the same on
  * every rank, into name. */
@@ -75,52 +82,85 @@ static void unlearned(void)
     CHECK_MPI(MPI_Comm_free(&comm));
 }
 
-/* Blocking calls of coll at `count` decide a winner other than `mpi`
- * (forced times) on comm; its name into winner. */
-static void decide_another(MPI_Comm comm, const char *coll, int count, const char *what,
-                           char *winner)
+/* Blocking calls of coll at `count` decide under times that favour the
+ * single-round algorithms (`nonblocking`, `linear`: the winners a
+ * nonblocking call runs) on comm; the winner's name into winner. Whether
+ * one of them won: on 1 and 2 ranks neither is among alltoall's candidates
+ * at these sizes (the model's choices are others; online.c). */
+static int decide_single_round(MPI_Comm comm, const char *coll, int count, const char *what,
+                               char *winner)
 {
-    setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=2000,*=100", 1);
+    setenv("XCHG_TEST_ONLINE_TIMES", "*:nonblocking=100,linear=100,*=2000", 1);
     calls_until_decided(comm, coll, count, what);
     unsetenv("XCHG_TEST_ONLINE_TIMES");
     ran(comm, coll, what, winner);
-    check(winner[0] && strcmp(winner, "mpi") != 0, what, winner);
+    return strncmp(winner, "nonblocking", 11) == 0 || strncmp(winner, "linear", 6) == 0;
+}
+
+/* Whether the named algorithm posts its messages in one round. */
+static int single_round(const char *name)
+{
+    static const char *const posting[] = {"nonblocking", "linear", "mpi"};
+    for (int i = 0; i < 3; i++) {
+        size_t len = strlen(posting[i]);
+        if (strncmp(name, posting[i], len) == 0 && (!name[len] || name[len] == ':')) return 1;
+    }
+    return 0;
 }
 
 static void learned(void)
 {
     static const char *const learning[] = {"alltoall", "alltoallv", "allgather"};
-    char what[256], winner[NAME_LEN], name[NAME_LEN];
-    for (int c = 0; c < 3; c++) {
-        MPI_Comm comm;
-        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
-        snprintf(what, sizeof what, "learned %s: blocking calls decide", learning[c]);
-        decide_another(comm, learning[c], 8, what, winner);
-        nonblocking = 1;
-        snprintf(what, sizeof what, "learned %s: the nonblocking call runs the winner",
-                 learning[c]);
-        calls_of(comm, learning[c], 8, 2, what);
-        ran(comm, learning[c], what, name);
-        check(strcmp(name, winner) == 0, what, name);
-        if (c != 1) { /* alltoallv: a learned winner of any size makes it agree sizes */
-            snprintf(what, sizeof what, "learned %s: another size runs mpi", learning[c]);
-            calls_of(comm, learning[c], 100, 1, what);
+    static const char *const times[] = {"*:nonblocking=100,linear=100,*=2000",
+                                        "*:mpi=2000,nonblocking=2000,linear=2000,*=100"};
+    char what[1024], winner[NAME_LEN], name[NAME_LEN];
+    int single_seen = 0, multi_seen = 0;
+    for (int c = 0; c < 3; c++)
+        for (int t = 0; t < 2; t++) {
+            MPI_Comm comm;
+            CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+            snprintf(what, sizeof what, "learned %s (%s): blocking calls decide", learning[c],
+                     times[t]);
+            setenv("XCHG_TEST_ONLINE_TIMES", times[t], 1);
+            calls_until_decided(comm, learning[c], 8, what);
+            unsetenv("XCHG_TEST_ONLINE_TIMES");
+            ran(comm, learning[c], what, winner);
+            int single = single_round(winner) && strcmp(winner, "mpi") != 0;
+            const char *want = single && c != 1 ? winner : "mpi";
+            single_seen += single && c != 1, multi_seen += !single_round(winner);
+            nonblocking = 1;
+            snprintf(what, sizeof what, "learned %s: winner %s, the nonblocking call runs %s",
+                     learning[c], winner, want);
+            calls_of(comm, learning[c], 8, 2, what);
             ran(comm, learning[c], what, name);
-            check(strcmp(name, "mpi") == 0, what, name);
+            check(strcmp(name, want) == 0, what, name);
+            if (c != 1) { /* another size: nothing learned */
+                snprintf(what, sizeof what, "learned %s: another size runs mpi", learning[c]);
+                calls_of(comm, learning[c], 100, 1, what);
+                ran(comm, learning[c], what, name);
+                check(strcmp(name, "mpi") == 0, what, name);
+            }
+            nonblocking = 0;
+            CHECK_MPI(MPI_Comm_free(&comm));
         }
-        nonblocking = 0;
-        CHECK_MPI(MPI_Comm_free(&comm));
-    }
+    int P;
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    char seen[64];
+    snprintf(seen, sizeof seen, "%d single-round, %d multi-round winners", single_seen,
+             multi_seen);
+    check((P <= 2 || single_seen > 0) && multi_seen > 0, "learned: both kinds of winner tried",
+          seen); /* P <= 2: see decide_single_round */
 }
 
 /* The fast path armed by nonblocking `mpi` calls gives way to what changed
- * the choice since: blocking calls that decided (disarmed) or
- * XCHG_Comm_set_algorithm (set). */
+ * the choice since: blocking calls that decided `nonblocking` (disarmed:
+ * alltoall, the collective with a single-round algorithm besides `mpi`)
+ * or XCHG_Comm_set_algorithm (set: alltoall, alltoallv, allgather). */
 static void disarmed(int by_set)
 {
     static const char *const armed[] = {"alltoall", "alltoallv", "allgather"};
     char what[256], winner[NAME_LEN], name[NAME_LEN];
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < (by_set ? 3 : 1); c++) {
         MPI_Comm comm;
         CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
         calls_of(comm, armed[c], 8, 1, "a blocking call sets the context up");
@@ -136,8 +176,11 @@ static void disarmed(int by_set)
         if (by_set) {
             snprintf(winner, sizeof winner, "%s", c == 2 ? "ring" : "pairwise");
             CHECK_MPI(XCHG_Comm_set_algorithm(comm, armed[c], winner));
-        } else {
-            decide_another(comm, armed[c], 8, what, winner);
+        } else if (!decide_single_round(comm, armed[c], 8, what, winner)) {
+            int P;
+            CHECK_MPI(MPI_Comm_size(comm, &P));
+            check(P <= 2, "disarmed: a single-round winner decided", winner);
+            snprintf(winner, sizeof winner, "mpi"); /* what the nonblocking call runs then */
         }
         nonblocking = 1;
         calls_of(comm, armed[c], 8, 2, what);
@@ -152,10 +195,10 @@ static void disarmed(int by_set)
 /* Odd ranks still have a task of comm in flight when every rank starts a
  * nonblocking `mpi` alltoall: even ranks post it at once, odd ones queue
  * it behind the task; the two must match. The task: a nonblocking
- * alltoallv on a communicator where blocking alltoallv calls learned a
- * winner, so it agrees its sizes first (MPI_Iallreduce) and only then
- * posts its exchange (`mpi`: MPI_Ialltoallv): posted ahead of it, the
- * alltoall would meet the alltoallv's collective on odd ranks. */
+ * alltoallv under a tuning file with an alltoallv rule (`mpi` at every
+ * size), so it agrees its sizes first (MPI_Iallreduce) and only then posts
+ * its exchange (MPI_Ialltoallv): posted ahead of it, the alltoall would
+ * meet the alltoallv's collective on odd ranks. */
 static void behind(void)
 {
     int rank, P, n = 5;
@@ -164,9 +207,18 @@ static void behind(void)
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
     CHECK_MPI(MPI_Comm_rank(comm, &rank));
     CHECK_MPI(MPI_Comm_size(comm, &P));
-    setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=100,*=2000", 1);
-    calls_until_decided(comm, "alltoallv", 8, "behind: blocking alltoallv calls decide");
-    unsetenv("XCHG_TEST_ONLINE_TIMES");
+    char path[] = "/tmp/xchg-online-nonblocking-XXXXXX";
+    int fd = mkstemp(path);
+    const char *rule = "{\"xchg_tuning\": 1, \"rules\": {\"alltoallv\": "
+                       "[{\"bytes\": [0, 1000000000], \"algorithm\": \"mpi\"}]}}\n";
+    int written = fd >= 0 && write(fd, rule, strlen(rule)) == (ssize_t)strlen(rule);
+    if (fd >= 0) close(fd);
+    if (!written || xchg_tuning_load(path) != MPI_SUCCESS) { /* built without Jansson */
+        check(1, "behind: skipped (no tuning file)", XCHG_Last_error());
+        unlink(path);
+        CHECK_MPI(MPI_Comm_free(&comm));
+        return;
+    }
     int *counts = malloc(2 * (size_t)P * sizeof(int)), *displs = counts + P;
     int *vsend = malloc((size_t)P * n * sizeof(int)), *vgot = malloc((size_t)P * n * sizeof(int)),
         *vwant = malloc((size_t)P * n * sizeof(int));
@@ -196,6 +248,8 @@ static void behind(void)
     check(rank % 2 == 0 ? !queued : P == 1 || queued, "behind: a task ahead on odd ranks only",
           queued ? "a task ahead" : "none ahead");
     free(counts), free(vsend), free(vgot), free(vwant), free(asend), free(agot), free(awant);
+    CHECK_MPI(xchg_tuning_load(NULL));
+    unlink(path);
     CHECK_MPI(MPI_Comm_free(&comm));
 }
 

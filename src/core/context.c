@@ -80,10 +80,9 @@ static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
     /* the handle may come back for another communicator while a request
      * still holds this context: no thread may find it by the handle */
     atomic_fetch_add_explicit(&xchg_counters.context_generation, 1, memory_order_acq_rel);
-    pthread_mutex_lock(&shared_lock);
     ctx->user_freed = 1;
-    int held = ctx->holds > 0 && !finalizing;
-    pthread_mutex_unlock(&shared_lock);
+    int last = atomic_fetch_sub_explicit(&ctx->holds, 1, memory_order_acq_rel) == 1;
+    int held = !last && !finalizing; /* finalizing: it goes, whatever holds it */
 #if defined(OPEN_MPI) && OPEN_MPI
     /* Open MPI 4.1 crashes if the parent of an MPI_Comm_idup in flight is
      * freed: the duplicate is finished first (every rank started it before
@@ -97,17 +96,14 @@ static int delete_context(MPI_Comm comm, int keyval, void *value, void *extra)
 
 void xchg_context_hold(xchg_context *ctx)
 {
-    pthread_mutex_lock(&shared_lock);
-    ctx->holds++;
-    pthread_mutex_unlock(&shared_lock);
+    atomic_fetch_add_explicit(&ctx->holds, 1, memory_order_relaxed);
 }
 
 void xchg_context_release(xchg_context *ctx)
 {
-    pthread_mutex_lock(&shared_lock);
-    int last = --ctx->holds == 0 && ctx->user_freed && !finalizing;
-    pthread_mutex_unlock(&shared_lock);
-    if (last) context_destroy(ctx);
+    /* the last reference: the communicator's was dropped (delete_context) */
+    if (atomic_fetch_sub_explicit(&ctx->holds, 1, memory_order_acq_rel) == 1 && !finalizing)
+        context_destroy(ctx);
 }
 
 /* MPI_Finalize: free every context still alive, then the keyvals. */
@@ -202,6 +198,7 @@ static int find_or_create(MPI_Comm user_comm, xchg_context **out)
     ctx->user_comm = user_comm;
     ctx->comm = MPI_COMM_NULL;
     ctx->setup = MPI_REQUEST_NULL;
+    atomic_init(&ctx->holds, 1); /* the communicator's reference */
     XCHG_CHECK(MPI_Comm_rank(user_comm, &ctx->rank));
     XCHG_CHECK(MPI_Comm_size(user_comm, &ctx->size));
 #ifdef SMPI_H /* SimGrid SMPI has no MPI_Comm_idup: simulated runs duplicate at once */

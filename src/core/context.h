@@ -95,11 +95,13 @@ typedef struct xchg_context {
 
     struct xchg_context *next_live; /* list of live contexts, for MPI_Finalize */
 
-    /* xchg requests that use the context (xchg_context_hold), and whether
-     * the user's communicator was freed: the context outlives the
-     * communicator until the last of them is freed (MPI_Comm_free lets
-     * pending operations complete normally). Guarded by context.c's lock. */
-    int holds;
+    /* References to the context: one for the user's communicator, dropped
+     * when it is freed, and one per xchg request that uses the context
+     * (xchg_context_hold); the last one dropped frees it, so the context
+     * outlives the communicator until the last request is freed (MPI_Comm_free
+     * lets pending operations complete normally). Atomic: no lock on a
+     * request's way. user_freed: the communicator is gone. */
+    atomic_int holds;
     int user_freed;
 } xchg_context;
 

@@ -360,14 +360,6 @@ int xchg_online_learned(xchg_context *ctx, const xchg_select_input *exact, xchg_
     return 1;
 }
 
-int xchg_online_learned_any(const xchg_context *ctx, xchg_coll coll)
-{
-    const xchg_online *o = ctx->online;
-    for (int i = 0; o && i < o->count; i++)
-        if (o->sig[i].in.coll == coll && o->sig[i].explorations > 0) return 1;
-    return 0;
-}
-
 int xchg_online_library_choice(const xchg_context *ctx, xchg_coll coll, xchg_choice *out)
 {
     int rc = xchg_choice_parse(coll, "mpi", out);
@@ -391,9 +383,11 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     }
     xchg_online *o = on && rc == MPI_SUCCESS ? xchg_online_state(ctx) : NULL;
     if (!o || exact->bytes < 0 || exact->coll == XCHG_NEIGHBOR_ALLTOALLV) return rc;
-    if (persistent) { /* a learned winner (re-checked now or not), else the MPI's own */
-        if (xchg_online_learned(ctx, exact, out)) return MPI_SUCCESS;
-        return xchg_online_library_choice(ctx, exact->coll, out);
+    if (persistent) { /* a learned single-round winner, else the MPI's own (online.h) */
+        xchg_choice learned;
+        if (xchg_online_learned(ctx, exact, &learned) && learned.algo->post) *out = learned;
+        else rc = xchg_online_library_choice(ctx, exact->coll, out);
+        return rc;
     }
     xchg_select_input in = signature_of(exact);
     int i = find(o, &in);

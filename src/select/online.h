@@ -12,10 +12,17 @@
  * measures its candidates on scratch buffers (online_init.c); every
  * collective, the neighbourhood one included. Its starts never agree or
  * time anything. A nonblocking call is a request started once
- * (nonblocking.c): it must not block, so it takes a learned winner, else
- * the MPI library's own nonblocking collective (`mpi`): the model predicts
- * blocking calls, and nothing measured says its choice is faster started
- * and completed as a request (docs/results/selection/online/nonblocking/).
+ * (nonblocking.c): it must not block, so it takes the MPI library's own
+ * nonblocking collective (`mpi`), or the winner blocking calls of its
+ * signature learned where that winner posts its messages in one round (a
+ * post function: `nonblocking`, `linear`), so that it runs as it was
+ * measured. The model predicts blocking calls, and a multi-round
+ * algorithm runs in a task, advanced only inside xchg calls: a learned
+ * `rma_direct` allgather took 1.3-1.4x MPI's own nonblocking one at
+ * 1-2 KiB on 4 ranks here, 0.74-0.94x at 4-16 KiB
+ * (docs/results/selection/online/nonblocking/): no measurement tells a
+ * nonblocking call which. Alltoallv and alltoallw do not look a winner up
+ * (its signature needs agreed sizes: select.c). XCHG_ONLINE=0: the model.
  * Blocking and nonblocking neighbourhood calls keep the model
  * (their plans are cached by pattern, looked up after the choice: a
  * pattern that changes on some ranks is found only then).
@@ -54,10 +61,6 @@ int xchg_online_init_choose(xchg_context *ctx, const xchg_args *args, const xchg
 /* The winner that blocking calls of the dense signature `in` (exact
  * inputs) learned, into *out: 1, else 0 and *out unchanged. Local. */
 int xchg_online_learned(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out);
-
-/* Whether blocking calls of `coll` on ctx learned a winner for any
- * signature (the same on every rank: winners are agreed). Local. */
-int xchg_online_learned_any(const xchg_context *ctx, xchg_coll coll);
 
 /* The MPI library's own collective (`mpi`) for `coll`, fitted to ctx: what
  * a nonblocking call runs when nothing was learned for it. */

@@ -387,14 +387,17 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
 }
 
 /* A nonblocking alltoallv or alltoallw with no explicit choice: whether its
- * choice reads the agreed sizes (*sized): a tuning rule or a learned winner
- * could match them, or the model decides (XCHG_ONLINE=0). Else it runs
- * `mpi` (online.h) and agrees nothing. The same on every rank. */
-static int nonblocking_reads_sizes(const xchg_context *ctx, xchg_coll coll, int *sized)
+ * choice reads the agreed sizes (*sized): a tuning rule could match them,
+ * or the model decides (XCHG_ONLINE=0). Else it runs `mpi` (online.h) and
+ * agrees nothing: the agreement, a task's MPI_Iallreduce, takes 2-4x MPI's
+ * whole nonblocking alltoallv at 16 B-8 KiB on 4 ranks here
+ * (docs/results/selection/online/nonblocking/), so a blocking call's
+ * learned winner is not looked up. The same on every rank. */
+static int nonblocking_reads_sizes(xchg_coll coll, int *sized)
 {
     int on, rules, rc = xchg_online_enabled(&on);
     if (rc == MPI_SUCCESS) rc = xchg_tuning_has_rules(coll, &rules);
-    *sized = rc != MPI_SUCCESS || !on || rules || xchg_online_learned_any(ctx, coll);
+    *sized = rc != MPI_SUCCESS || !on || rules;
     return rc;
 }
 
@@ -407,7 +410,7 @@ int xchg_select_nonblocking_local(xchg_context *ctx, const xchg_args *args, int 
     if (xchg_coll_is_v(args->coll)) {
         xchg_choice unused;
         rc = explicit_choice(ctx, args->coll, &unused, &source);
-        if (rc == MPI_SUCCESS && !source) rc = nonblocking_reads_sizes(ctx, args->coll, &sized);
+        if (rc == MPI_SUCCESS && !source) rc = nonblocking_reads_sizes(args->coll, &sized);
     }
     *local = rc == MPI_SUCCESS && !sized;
     return rc;
@@ -426,7 +429,7 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form 
     if (rc != MPI_SUCCESS || source) return rc;
     if (form == XCHG_SELECT_NONBLOCKING && xchg_coll_is_v(args->coll)) {
         int sized;
-        if ((rc = nonblocking_reads_sizes(ctx, args->coll, &sized)) != MPI_SUCCESS) return rc;
+        if ((rc = nonblocking_reads_sizes(args->coll, &sized)) != MPI_SUCCESS) return rc;
         if (!sized) return xchg_online_library_choice(ctx, args->coll, out); /* unagreed */
     }
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {

@@ -4,13 +4,17 @@
  * drop-in's (MPI_Ialltoall + MPI_Wait: this program links libxchg-mpi
  * before the MPI library) and xchg's API (XCHG_Ialltoall + XCHG_Wait), for
  * alltoall, alltoallv (uniform counts) and allgather with S-byte blocks.
- * Per size: WARM calls of each row, then ROUNDS rounds of ITERS calls of
+ * Per size: LEARN blocking calls of the same shape through xchg first
+ * (XCHG_Alltoall, ...: online selection decides the signature, whose winner
+ * the nonblocking calls then run; 0: nothing learned, they run `mpi`), WARM
+ * calls of each row, then ROUNDS rounds of ITERS calls of
  * each row in turn, each call after a barrier, timed from its start to
  * its wait's return; the slowest rank's time per call; the median over all
  * calls. Every row's receive buffer is checked against MPI's blocking
  * result after its first round (exit 1 on a difference).
- *   usage: mpirun -n P nonblocking MIN MAX ITERS ROUNDS WARM
- * Output: CSV lines coll,P,bytes,row,median_us,ratio (ratio to MPI's own).
+ *   usage: mpirun -n P nonblocking MIN MAX ITERS ROUNDS WARM [LEARN]
+ * Output: CSV lines coll,P,bytes,learn,row,algorithm,median_us,ratio (ratio
+ * to MPI's own; algorithm: what xchg's rows ran, XCHG_Comm_get_algorithm).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -66,6 +70,21 @@ static double one_call(int coll, int row, exchange *x)
     return MPI_Wtime() - t0;
 }
 
+/* `calls` blocking calls of the shape through xchg (online selection learns). */
+static void learn(int coll, exchange *x, int calls)
+{
+    int n = x->bytes, rc = MPI_SUCCESS;
+    for (int i = 0; i < calls && rc == MPI_SUCCESS; i++)
+        rc = coll == ALLTOALL    ? XCHG_Alltoall(x->send, n, MPI_BYTE, x->recv, n, MPI_BYTE,
+                                                 MPI_COMM_WORLD)
+             : coll == ALLGATHER ? XCHG_Allgather(x->send, n, MPI_BYTE, x->recv, n, MPI_BYTE,
+                                                  MPI_COMM_WORLD)
+                                 : XCHG_Alltoallv(x->send, x->counts, x->displs, MPI_BYTE,
+                                                  x->recv, x->counts, x->displs, MPI_BYTE,
+                                                  MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -98,7 +117,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int lo = atoi(argv[1]), hi = atoi(argv[2]), iters = atoi(argv[3]), rounds = atoi(argv[4]);
-    int warm = atoi(argv[5]), rank, ok = 1;
+    int warm = atoi(argv[5]), calls = argc > 6 ? atoi(argv[6]) : 0, rank, ok = 1;
     exchange x;
     MPI_Comm_size(MPI_COMM_WORLD, &x.P);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -108,16 +127,24 @@ int main(int argc, char **argv)
     x.counts = malloc(x.P * sizeof(int));
     x.displs = malloc(x.P * sizeof(int));
     double *t = malloc((size_t)iters * rounds * sizeof(double));
-    if (rank == 0) printf("coll,P,bytes,row,median_us,ratio\n");
+    if (rank == 0) printf("coll,P,bytes,learn,row,algorithm,median_us,ratio\n");
     for (int coll = 0; coll < COLLS; coll++)
         for (x.bytes = lo; x.bytes <= hi; x.bytes *= 2) {
             for (int p = 0; p < x.P; p++) x.counts[p] = x.bytes, x.displs[p] = p * x.bytes;
             double median[ROWS];
             double *times[ROWS];
+            char used[ROWS][64];
+            learn(coll, &x, calls);
             for (int row = 0; row < ROWS; row++) {
                 times[row] = malloc((size_t)iters * rounds * sizeof(double));
                 for (int i = 0; i < warm; i++) one_call(coll, row, &x);
                 ok &= correct(coll, row, &x, expect);
+                snprintf(used[row], sizeof used[row], "%s", row == ROW_MPI ? "-" : "?");
+                if (row != ROW_MPI) /* the drop-in's too: it reaches xchg on this context */
+                    XCHG_Comm_get_algorithm(MPI_COMM_WORLD, coll_names[coll], 1, 0, used[row],
+                                            (int)sizeof used[row]);
+                for (char *c = used[row]; *c; c++) /* parameters: "a=1 b=2", one CSV field */
+                    if (*c == ',') *c = ' ';
             }
             for (int r = 0; r < rounds; r++)
                 for (int row = 0; row < ROWS; row++) {
@@ -131,8 +158,8 @@ int main(int argc, char **argv)
                 free(times[row]);
             }
             for (int row = 0; rank == 0 && row < ROWS; row++)
-                printf("%s,%d,%d,%s,%.3f,%.3f\n", coll_names[coll], x.P, x.bytes, row_names[row],
-                       median[row], median[row] / median[ROW_MPI]);
+                printf("%s,%d,%d,%d,%s,%s,%.3f,%.3f\n", coll_names[coll], x.P, x.bytes, calls,
+                       row_names[row], used[row], median[row], median[row] / median[ROW_MPI]);
         }
     if (rank == 0 && !ok) fprintf(stderr, "nonblocking: a row's result differs from MPI's\n");
     MPI_Finalize();
