@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Nonblocking calls started and waited for at once (nonblocking.c): MPI's own
+# (PMPI_I...), the drop-in's (MPI_I... through libxchg-mpi) and xchg's API
+# (XCHG_I...), for the tree before this study's work (BEFORE, main at
+# 9263752: every nonblocking call a task, the model's choice) and after
+# (AFTER, default HEAD). Both trees exported with git archive and built
+# Release (the libraries only) into a temporary directory; then alternating
+# jobs (before, after; after, before; ...) at 2 and 4 ranks, with nothing
+# learned (LEARN 0) and after 400 blocking calls of each shape (online
+# selection decided it: its winner is what the nonblocking calls may take).
+#   usage: docs/results/selection/online/nonblocking/run.sh
+#   env:   NPS="2 4" LEARNS="0 400" REPS=2 MIN=16 MAX=65536 ITERS=200 ROUNDS=5
+#          WARM=50 BEFORE=9263752 AFTER=HEAD (AFTER=. : this working tree)
+#          LAUNCH="mpirun.openmpi --oversubscribe" MPICC=mpicc.openmpi
+#   writes results.csv here (every row of every job), then runs tables.py
+# About 4 minutes on this project's 2-core machine (two builds of ~1 minute).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../../../../.."
+root=$PWD
+nps=${NPS:-"2 4"} learns=${LEARNS:-"0 400"} reps=${REPS:-2}
+read -r -a launch <<< "${LAUNCH:-mpirun.openmpi --oversubscribe}"
+export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+declare -A rev=([before]=${BEFORE:-9263752} [after]=${AFTER:-HEAD})
+for side in before after; do
+    mkdir -p "$tmp/$side"
+    if [ "${rev[$side]}" = . ]; then
+        tar -C "$root" --exclude='./build*' --exclude=./.devkit --exclude=./.git -cf - . |
+            tar -x -C "$tmp/$side"
+    else
+        git archive "${rev[$side]}" | tar -x -C "$tmp/$side"
+    fi
+    echo "# building $side (${rev[$side]})" >&2
+    cmake -S "$tmp/$side" -B "$tmp/$side/build" -G Ninja -DMPI_C_COMPILER="${MPICC:-mpicc.openmpi}" \
+        -DCMAKE_BUILD_TYPE=Release -DXCHG_BUILD_TESTS=OFF -DXCHG_BUILD_APPS=OFF >/dev/null
+    ninja -C "$tmp/$side/build" xchg_shared xchg_mpi >/dev/null
+    b=$tmp/$side/build
+    "${MPICC:-mpicc.openmpi}" -O2 -I"$tmp/$side/include" "$here/nonblocking.c" -o "$b/nonblocking" \
+        -L"$b/src/interpose" -lxchg-mpi -L"$b" -lxchg -Wl,-rpath,"$b/src/interpose:$b"
+done
+csv=$here/results.csv
+echo "side,rev,job,coll,P,bytes,learn,row,algorithm,median_us,ratio" > "$csv"
+job=0
+for ((r = 0; r < reps; r++)); do
+    order="before after"
+    [ $((r % 2)) = 1 ] && order="after before"
+    for np in $nps; do
+        for learn in $learns; do
+            for side in $order; do
+                job=$((job + 1))
+                echo "# job $job: $side, P=$np, learn $learn" >&2
+                timeout 600 "${launch[@]}" -n "$np" "$tmp/$side/build/nonblocking" "${MIN:-16}" \
+                    "${MAX:-65536}" "${ITERS:-200}" "${ROUNDS:-5}" "${WARM:-50}" "$learn" |
+                    tail -n +2 | sed "s/^/$side,${rev[$side]},$job,/" >> "$csv"
+            done
+        done
+    done
+done
+/usr/bin/python3 "$here/tables.py"
