@@ -24,10 +24,14 @@
  *      keeps the same winner, re-checked rarely; a winner other than "mpi"
  *      is confirmed against "mpi" soon after and then now and then. A call
  *      decided for "mpi" then goes straight to the MPI library. Nonblocking
- *      and persistent calls never explore: they take the winner their
- *      signature learned in blocking calls, if any, when the request is
- *      created. Else a nonblocking call takes step 5's choice, and a
- *      persistent request measures at init: its candidates (as above; for
+ *      and persistent calls never explore. A nonblocking call runs "mpi",
+ *      or the winner its signature learned in blocking calls where that
+ *      winner posts its messages in one round ("nonblocking", "linear");
+ *      alltoallv and alltoallw look none up (their sizes are not agreed);
+ *      a repeated "mpi" call goes straight to the library's nonblocking
+ *      collective. A persistent request takes the winner its signature
+ *      learned in blocking calls, if any, else measures at init: its
+ *      candidates (as above; for
  *      the neighbourhood alltoallv step 5's choice, its best of standard
  *      and locality, "mpi" on a distributed-graph communicator) run on
  *      scratch buffers (5 samples of up to 4 runs each), and the fastest
@@ -294,10 +298,12 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats);
 /* Start an inactive request (MPI_ERR_REQUEST if it is active or NULL). */
 /*
  * Nonblocking collectives (MPI-3's MPI_Ialltoall etc.): the same selection as
- * the blocking call, except that online selection only contributes what
- * blocking calls of the same signature learned (it never times a
- * nonblocking call); the request completes in XCHG_Wait / XCHG_Test, which
- * free it and set it to XCHG_REQUEST_NULL.
+ * the blocking call down to the tuning file; then the MPI library's own
+ * nonblocking collective, or a single-round winner that blocking calls of
+ * the same signature learned (step 4 above: online selection never times a
+ * nonblocking call). A call whose choice needs no agreement and posts in
+ * one round posts at the call; the request completes in XCHG_Wait /
+ * XCHG_Test, which free it and set it to XCHG_REQUEST_NULL.
  */
 int XCHG_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, XCHG_Request *request);

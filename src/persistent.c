@@ -14,8 +14,11 @@
  * at each wait. XCHG_Test / XCHG_Wait progress it (and every other task).
  * Device buffers (device.h) are decided at init: such a request runs `mpi`.
  * A nonblocking call (XCHG_Ialltoall, XCHG_Ineighbor_alltoallv, ...) is a
- * request started once, freed by its completion: its task runs the whole
- * call (src/call.c: context setup, selection, plan, run).
+ * request started once, freed by its completion: it posts at once where a
+ * persistent start would and its choice needs no message (post_now), else
+ * its task runs the whole call (src/call.c: context setup, selection, plan,
+ * run); a repeated `mpi` call holds the library's request
+ * (nonblocking_fast.c).
  *
  * Freeing in flight. XCHG_Request_free of an active request returns at once
  * (MPI_Request_free marks the request for deallocation): its task is

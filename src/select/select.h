@@ -2,8 +2,9 @@
  * per-communicator choice > environment (XCHG_ALLTOALL, ...) > tuning file
  * (XCHG_TUNING_FILE) > online selection (online.h: blocking calls of a
  * repeating signature, measured; a persistent init takes a learned winner,
- * else measures its candidates; a nonblocking call a learned winner)
- * > the cost model (model.h) > a fixed rule when the model has no inputs. */
+ * else measures its candidates; a nonblocking call `mpi`, or a learned
+ * single-round winner) > the cost model (model.h) > a fixed rule when the
+ * model has no inputs. */
 #ifndef XCHG_SELECT_H
 #define XCHG_SELECT_H
 
@@ -20,7 +21,8 @@ typedef enum { XCHG_SELECT_BLOCKING, XCHG_SELECT_NONBLOCKING, XCHG_SELECT_INIT }
 /* The choice for a call with arguments `args`. For alltoallv the block sizes
  * differ between ranks, so the inputs are agreed (one MPI_Allreduce on
  * ctx->comm of the busiest rank's bytes and the largest block): at every
- * nonblocking call and persistent init, and on a fixed schedule of blocking
+ * persistent init, at a nonblocking call only where a tuning rule or the
+ * model (XCHG_ONLINE=0) reads them, and on a fixed schedule of blocking
  * calls (XCHG_AGREE, select.c), only when the choice depends on them.
  * Collective where it agrees or measures: every rank makes the same call. */
 int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form form,
