@@ -8,12 +8,18 @@
 # jobs (before, after; after, before; ...) at 2 and 4 ranks, with nothing
 # learned (LEARN 0) and after 400 blocking calls of each shape (online
 # selection decided it: its winner is what the nonblocking calls may take).
+# Then a real program's nonblocking calls: the 3-D FFT of apps/fft
+# (xchg-fft3d --pipeline=4: every transpose an XCHG_Ialltoallv, batch and
+# pipelined, interleaved per iteration with the same FFT through
+# MPI_Ialltoallv), both trees alternating, FFT_NS sizes, FFT_REPS times.
 #   usage: docs/results/selection/online/nonblocking/run.sh
 #   env:   NPS="2 4" LEARNS="0 400" REPS=2 MIN=16 MAX=65536 ITERS=200 ROUNDS=5
 #          WARM=50 BEFORE=9263752 AFTER=HEAD (AFTER=. : this working tree)
+#          FFT_NS="32 64 128" FFT_REPS=3 FFT_NP=4 (FFT_NS="": no FFT; needs FFTW)
 #          LAUNCH="mpirun.openmpi --oversubscribe" MPICC=mpicc.openmpi
-#   writes results.csv here (every row of every job), then runs tables.py
-# About 4 minutes on this project's 2-core machine (two builds of ~1 minute).
+#   writes results.csv and fft.csv here (every row of every job), then
+#   runs tables.py
+# About 3 minutes on this project's 2-core machine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../../../../.."
@@ -35,8 +41,9 @@ for side in before after; do
     fi
     echo "# building $side (${rev[$side]})" >&2
     cmake -S "$tmp/$side" -B "$tmp/$side/build" -G Ninja -DMPI_C_COMPILER="${MPICC:-mpicc.openmpi}" \
-        -DCMAKE_BUILD_TYPE=Release -DXCHG_BUILD_TESTS=OFF -DXCHG_BUILD_APPS=OFF >/dev/null
+        -DCMAKE_BUILD_TYPE=Release -DXCHG_BUILD_TESTS=OFF >/dev/null
     ninja -C "$tmp/$side/build" xchg_shared xchg_mpi >/dev/null
+    [ -z "${FFT_NS-32 64 128}" ] || ninja -C "$tmp/$side/build" xchg-fft3d >/dev/null
     b=$tmp/$side/build
     "${MPICC:-mpicc.openmpi}" -O2 -I"$tmp/$side/include" "$here/nonblocking.c" -o "$b/nonblocking" \
         -L"$b/src/interpose" -lxchg-mpi -L"$b" -lxchg -Wl,-rpath,"$b/src/interpose:$b"
@@ -59,4 +66,22 @@ for ((r = 0; r < reps; r++)); do
         done
     done
 done
+fft_ns=${FFT_NS-32 64 128}
+if [ -n "$fft_ns" ]; then
+    echo "side,rev,rep,n,P,grid,algo,total_s,exchange_s,compute_s,checked,mode,init_s" \
+        > "$here/fft.csv"
+    for ((r = 0; r < ${FFT_REPS:-3}; r++)); do
+        order="before after"
+        [ $((r % 2)) = 1 ] && order="after before"
+        for side in $order; do
+            for n in $fft_ns; do
+                echo "# fft $n^3, $side, rep $r" >&2
+                timeout 600 "${launch[@]}" -n "${FFT_NP:-4}" "$tmp/$side/build/apps/fft/xchg-fft3d" \
+                    --n="${n}x${n}x${n}" --algos=auto --baselines=MPI_Alltoallv --pipeline=4 \
+                    --iters=20 --warmup=3 --no-header | grep , |
+                    sed "s/^/$side,${rev[$side]},$r,/" >> "$here/fft.csv"
+            done
+        done
+    done
+fi
 /usr/bin/python3 "$here/tables.py"

@@ -61,9 +61,40 @@ def tables(ratio, algos):
                     meds = [statistics.median(v) for k, v in ratio.items()
                             if k[0] == side and k[5] == row and k[1] == p and k[2] == learn]
                     summary.append("| %s | %s | %d | %d | %s |" % (side, row, p, learn, span(meds)))
-    out = out[:4] + ["## Summary", ""] + summary + ["", "## Per size", ""] + out[4:]
+    out = out[:4] + ["## Summary", ""] + summary + [""] + fft_table() + ["## Per size", ""] + out[4:]
     with open(os.path.join(HERE, "tables.md"), "w") as f:
         f.write("\n".join(out) + "\n")
+
+
+def fft_table():
+    """The FFT's auto row against its MPI_Ialltoallv row, per run (they are
+    interleaved per iteration), median over the runs."""
+    path = os.path.join(HERE, "fft.csv")
+    if not os.path.exists(path):
+        return []
+    runs = collections.defaultdict(dict)  # (side, rep, n, mode) -> {algo: total}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            runs[(r["side"], r["rep"], r["n"], r["mode"])][r["algo"]] = float(r["total_s"])
+    ratio = collections.defaultdict(list)
+    total = collections.defaultdict(list)
+    for (side, rep, n, mode), t in runs.items():
+        if "auto" in t and "MPI_Alltoallv" in t:
+            ratio[(side, n, mode)].append(t["auto"] / t["MPI_Alltoallv"])
+            total[(side, n, mode)].append(t["auto"] * 1e3)
+    out = ["## The FFT (xchg-fft3d --pipeline=4, every transpose nonblocking)", "",
+           "auto's time per field / the same FFT through MPI_Ialltoallv in the same run, "
+           "median over the runs (auto's ms per field in brackets).", "",
+           "| n | mode | before | after |", "|---|---|---:|---:|"]
+    for n in sorted({k[1] for k in ratio}, key=lambda x: int(x.split("x")[0])):
+        for mode in ("batch", "pipeline"):
+            cells = []
+            for side in ("before", "after"):
+                v = ratio.get((side, n, mode))
+                cells.append("%.2f (%.3f)" % (statistics.median(v), statistics.median(total[(side, n, mode)]))
+                             if v else "-")
+            out.append("| %s | %s | %s |" % (n, mode, " | ".join(cells)))
+    return out + [""]
 
 
 def plot(ratio):
