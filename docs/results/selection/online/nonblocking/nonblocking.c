@@ -13,8 +13,10 @@
  * calls. Every row's receive buffer is checked against MPI's blocking
  * result after its first round (exit 1 on a difference).
  *   usage: mpirun -n P nonblocking MIN MAX ITERS ROUNDS WARM [LEARN]
- * Output: CSV lines coll,P,bytes,learn,row,algorithm,median_us,ratio (ratio
- * to MPI's own; algorithm: what xchg's rows ran, XCHG_Comm_get_algorithm).
+ * Output: CSV lines coll,P,bytes,learn,blocking,row,algorithm,median_us,ratio
+ * (ratio to MPI's own; blocking: what the last blocking call ran, its
+ * signature's winner; algorithm: what xchg's rows ran,
+ * XCHG_Comm_get_algorithm).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -127,14 +129,19 @@ int main(int argc, char **argv)
     x.counts = malloc(x.P * sizeof(int));
     x.displs = malloc(x.P * sizeof(int));
     double *t = malloc((size_t)iters * rounds * sizeof(double));
-    if (rank == 0) printf("coll,P,bytes,learn,row,algorithm,median_us,ratio\n");
+    if (rank == 0) printf("coll,P,bytes,learn,blocking,row,algorithm,median_us,ratio\n");
     for (int coll = 0; coll < COLLS; coll++)
         for (x.bytes = lo; x.bytes <= hi; x.bytes *= 2) {
             for (int p = 0; p < x.P; p++) x.counts[p] = x.bytes, x.displs[p] = p * x.bytes;
             double median[ROWS];
             double *times[ROWS];
-            char used[ROWS][64];
+            char used[ROWS][64], learned[64] = "-";
             learn(coll, &x, calls);
+            if (calls > 0) /* what the blocking calls ran last: their winner */
+                XCHG_Comm_get_algorithm(MPI_COMM_WORLD, coll_names[coll], 1, 0, learned,
+                                        (int)sizeof learned);
+            for (char *c = learned; *c; c++)
+                if (*c == ',') *c = ' ';
             for (int row = 0; row < ROWS; row++) {
                 times[row] = malloc((size_t)iters * rounds * sizeof(double));
                 for (int i = 0; i < warm; i++) one_call(coll, row, &x);
@@ -158,8 +165,8 @@ int main(int argc, char **argv)
                 free(times[row]);
             }
             for (int row = 0; rank == 0 && row < ROWS; row++)
-                printf("%s,%d,%d,%d,%s,%s,%.3f,%.3f\n", coll_names[coll], x.P, x.bytes, calls,
-                       row_names[row], used[row], median[row], median[row] / median[ROW_MPI]);
+                printf("%s,%d,%d,%d,%s,%s,%s,%.3f,%.3f\n", coll_names[coll], x.P, x.bytes, calls,
+                       learned, row_names[row], used[row], median[row], median[row] / median[ROW_MPI]);
         }
     if (rank == 0 && !ok) fprintf(stderr, "nonblocking: a row's result differs from MPI's\n");
     MPI_Finalize();

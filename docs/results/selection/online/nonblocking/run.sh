@@ -49,7 +49,7 @@ for side in before after; do
         -L"$b/src/interpose" -lxchg-mpi -L"$b" -lxchg -Wl,-rpath,"$b/src/interpose:$b"
 done
 csv=$here/results.csv
-echo "side,rev,job,coll,P,bytes,learn,row,algorithm,median_us,ratio" > "$csv"
+echo "side,rev,job,coll,P,bytes,learn,blocking,row,algorithm,median_us,ratio" > "$csv"
 job=0
 for ((r = 0; r < reps; r++)); do
     order="before after"
