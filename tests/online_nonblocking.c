@@ -1,14 +1,15 @@
 /*
- * What nonblocking calls choose (src/select/online.h: a learned winner,
- * else `mpi`; src/persistent.c: posted at the call where the choice needs
+ * What nonblocking calls choose (src/select/online.h: a learned
+ * single-round winner, else `mpi`; src/persistent.c: posted at the call where the choice needs
  * no message; src/nonblocking_fast.c: the fast path of repeated `mpi`
  * calls), part of xchg-online. Every call's result is checked byte for
  * byte against PMPI's, the algorithm it ran the same on every rank:
  *   unlearned  on a communicator where no blocking call learned anything,
  *              every collective's XCHG_I... runs `mpi`, posted at the call
  *              (no task outstanding after the start), twice (the normal
- *              path, then alltoall's, allgather's and alltoallv's fast
- *              path), and alltoall and allgather in place;
+ *              path, which arms alltoall's, allgather's and alltoallv's
+ *              fast path, then that path), and alltoall and allgather in
+ *              place;
  *   learned    blocking calls decided a winner for alltoall, alltoallv and
  *              allgather (forced times: `nonblocking` and `linear` the
  *              fastest, or the slowest): the nonblocking call of
@@ -52,6 +53,13 @@ static void unlearned(void)
             ran(comm, colls[c], what, name);
             check(strcmp(name, "mpi") == 0, what, name);
             check(!started_with_task, what, "a task was outstanding after the start");
+            xchg_context *ctx;
+            xchg_coll coll;
+            CHECK_MPI(xchg_context_get(comm, &ctx));
+            CHECK_MPI(xchg_coll_from_name(colls[c], &coll));
+            int fast = coll == XCHG_ALLTOALL || coll == XCHG_ALLGATHER || coll == XCHG_ALLTOALLV;
+            check(ctx->nonblocking_fast[coll].armed == fast, what,
+                  fast ? "the fast path is not armed" : "a fast path is armed");
         }
     nonblocking = 0;
     int rank, P;
