@@ -19,14 +19,20 @@
  *   nonblocking: only what nonblocking calls choose (tests/online_nonblocking.c).
  *   write: decide alltoall, alltoallv, allgather, alltoallw and allgatherv
  *          at 64 B blocks (forced: alltoall for another, the rest for mpi)
- *          and end while alltoall's winner is being confirmed; run with
+ *          and end while alltoall's winner is being confirmed; a persistent
+ *          allgather of 256 B blocks measures at init; run with
  *          XCHG_TUNING_OUT=FILE.
  *   read:  with XCHG_TUNING_FILE=FILE, those calls must be decided as
- *          written from the first call, with no exploration.
+ *          written from the first call, with no exploration, and the
+ *          persistent init by its rule (form "persistent": no blocking
+ *          call's), measuring nothing.
  *   (tests/check-online.sh drives the write/read pair.)
  * Prints "N passed, N failed".
  */
 #include "online_common.h"
+#include "select/online_state.h" /* init_count: what persistent inits measured */
+#include "select/select.h"
+#include "select/tuning.h"
 
 /* A signature decided for mpi: the next calls of the same shape go the fast
  * path straight to the library (online_fast.c), checked against PMPI like
@@ -441,6 +447,53 @@ static void switched_off(void)
  * without exploring (read). Four for mpi; alltoall for another (mpi 1.5x
  * its time), and the run ends while its confirmation against mpi explores
  * (XCHG_TEST_ONLINE_CHECK=4): the winner it had is written all the same. */
+/* A persistent allgather of 64 ints on MPI_COMM_WORLD, where no blocking
+ * call has that size: written, its init measures (forced: every candidate
+ * but `mpi` fast) and its winner is kept as a rule of the form
+ * "persistent"; read back, the init takes that rule without measuring,
+ * and the rule does not match a blocking call of the size. */
+static void persistent_persistence(int reading)
+{
+    enum { N = 64 };
+    int P;
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    int *send = malloc(N * sizeof(int)), *got = malloc((size_t)P * N * sizeof(int)),
+        *want = malloc((size_t)P * N * sizeof(int));
+    for (int i = 0; i < N; i++) send[i] = world_rank * 1000 + i;
+    if (!reading) setenv("XCHG_TEST_ONLINE_TIMES", "*:mpi=2000,*=100", 1);
+    XCHG_Request req;
+    int err = XCHG_Allgather_init(send, N, MPI_INT, got, N, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                  &req);
+    if (err == MPI_SUCCESS) err = XCHG_Start(&req);
+    if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
+    if (err == MPI_SUCCESS) err = XCHG_Request_free(&req);
+    unsetenv("XCHG_TEST_ONLINE_TIMES");
+    CHECK_MPI(PMPI_Allgather(send, N, MPI_INT, want, N, MPI_INT, MPI_COMM_WORLD));
+    const char *what = reading ? "persistent init read back" : "persistent init to be written";
+    check(err == MPI_SUCCESS && memcmp(got, want, (size_t)P * N * sizeof(int)) == 0, what,
+          err == MPI_SUCCESS ? "result differs from PMPI" : XCHG_Last_error());
+    char name[NAME_LEN];
+    check_same_choice_on(MPI_COMM_WORLD, "allgather", what, name);
+    xchg_context *ctx;
+    CHECK_MPI(xchg_context_get(MPI_COMM_WORLD, &ctx));
+    int measured = ctx->online ? ctx->online->init_count : 0;
+    if (!reading) {
+        check(P == 1 || (measured == 1 && strcmp(name, "mpi") != 0),
+              "persistent init: measured, another than mpi won", name);
+    } else {
+        check(P == 1 || (measured == 0 && strcmp(name, "mpi") != 0),
+              "persistent init read back: the rule, nothing measured", name);
+        xchg_select_input in = xchg_select_input_of(ctx, XCHG_ALLGATHER, N * (int)sizeof(int));
+        const char *blocking = NULL, *persistent = NULL;
+        CHECK_MPI(xchg_tuning_lookup(&in, &blocking));
+        in.persistent_init = 1;
+        CHECK_MPI(xchg_tuning_lookup(&in, &persistent));
+        check(P == 1 || (!blocking && persistent && strncmp(persistent, name, strlen(name)) == 0),
+              "the persistent rule matches inits only", persistent ? persistent : "no rule");
+    }
+    free(send), free(got), free(want);
+}
+
 static void persistence(int reading)
 {
     char what[256], name[NAME_LEN];
@@ -480,6 +533,7 @@ static void persistence(int reading)
     else check(decided == NCOLLS - 1 && exploring == 1,
                "four decided, alltoall confirming when the run ends", detail);
     unsetenv("XCHG_TEST_ONLINE_TIMES");
+    persistent_persistence(reading);
 }
 
 int main(int argc, char **argv)

@@ -82,7 +82,8 @@ static const char *good_file =
     "   {\"comm_size\": 32, \"nodes\": [2, 4], \"algorithm\": \"pairwise\"},\n"
     "   {\"comment\": \"everything else\", \"algorithm\": \"nonblocking\"}],\n"
     "  \"alltoall\": [\n"
-    "   {\"bytes\": [0, 64], \"algorithm\": \"bruck\"},\n"
+    "   {\"bytes\": [0, 64], \"form\": \"persistent\", \"algorithm\": \"linear\"},\n"
+    "   {\"bytes\": [0, 64], \"form\": \"any\", \"algorithm\": \"bruck\"},\n"
     "   {\"bytes\": [0, 128], \"algorithm\": \"pairwise\"},\n"
     "   {\"max_block_bytes\": [4096, null], \"algorithm\": \"scattered\"}],\n"
     "  \"allgather\": []}}\n";
@@ -110,7 +111,11 @@ static void test_good(const char *library)
                      "ppn must hold on every node");
     expect_selection(input(XCHG_ALLTOALLV, 32, 4, 8, 8, -1), "pairwise", "single value range");
     expect_selection(input(XCHG_ALLTOALLV, 32, 1, 32, 32, -1), "nonblocking", "nodes range");
-    expect_selection(input(XCHG_ALLTOALL, 8, 1, 8, 8, 64), "bruck", "first rule wins");
+    expect_selection(input(XCHG_ALLTOALL, 8, 1, 8, 8, 64), "bruck",
+                     "first rule wins (a persistent one matches inits only)");
+    xchg_select_input init = input(XCHG_ALLTOALL, 8, 1, 8, 8, 64);
+    init.persistent_init = 1;
+    expect_selection(init, "linear", "a persistent init: the persistent rule first");
     expect_selection(input(XCHG_ALLTOALL, 8, 1, 8, 8, 100), "pairwise", "second rule");
     expect_selection(input(XCHG_ALLTOALL, 8, 1, 8, 8, 5000), "scattered", "max_block_bytes");
     expect_selection(input(XCHG_ALLTOALL, 8, 1, 8, 8, 1000), NULL, "no rule matches");
@@ -194,6 +199,8 @@ static void test_bad_files(void)
              "has no \"algorithm\"");
     test_bad("unknown key", HEAD "  {\"algorithm\": \"scattered\",\n   \"comm_sise\": 4}]}}\n", 4,
              "unknown key 'comm_sise'");
+    test_bad("unknown form", HEAD "  {\"algorithm\": \"scattered\",\n   \"form\": \"blocking\"}]}}\n",
+             4, "must be \"any\"");
     test_bad("unknown top-level key", "{\"xchg_tuning\": 1, \"rules\": {},\n \"rule\": 1}\n", 2,
              "unknown key 'rule'");
     test_bad("unknown collective", "{\"xchg_tuning\": 1,\n \"rules\": {\n  \"alltoallx\": []}}\n",

@@ -50,6 +50,8 @@ typedef struct xchg_select_input {
                                agreed (sparse exchanges); otherwise P-1 */
     xchg_neighbor_input nbr; /* neighbor_alltoallv, when agreed (then bytes is the
                                 mean non-empty block, >= 0; -1 without agreement) */
+    int persistent_init;     /* a persistent request's init: tuning rules of the
+                                form "persistent" match too (tuning.c) */
 } xchg_select_input;
 
 /* Platform constants of the cost model (model.h): seconds and seconds per

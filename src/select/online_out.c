@@ -10,7 +10,11 @@
  * One rule per decided signature: comm_size P, nodes, ppn (the smallest to
  * the largest node), bytes (the signature's quarter-octave bucket as a
  * range), alltoallv, alltoallw and allgatherv also max_block_bytes; the algorithm with all its
- * parameters; a comment with the measured medians. Merging: the new rules go
+ * parameters; a comment with the measured medians. And one per winner a
+ * dense collective's persistent init measured (online_init.c) whose inputs
+ * no blocking signature decided, of the form "persistent": it decides
+ * persistent inits only (a start's run is not a blocking call's: `mpi`
+ * starts the library's persistent collective). Merging: the new rules go
  * first (the first match wins) and an old rule with exactly the same keys is
  * dropped; every other key of the old file stays. Sparse alltoallv(w)
  * signatures (fewer non-empty peers than P-1) are not written: a rule cannot
@@ -31,6 +35,7 @@
 
 typedef struct learned {
     xchg_select_input in;
+    int persistent_only; /* a persistent init's winner: "form": "persistent" */
     char algorithm[256];
     char comment[512];
 } learned;
@@ -58,13 +63,10 @@ static void comment_of(const xchg_online_signature *s, char *comment, size_t siz
     }
 }
 
-/* A signature with a winner (decided, or re-checking one it had). */
-static void keep(const xchg_online_signature *s)
+/* Keep l for the file (at MPI_Finalize). */
+static void keep_learned(const learned *l)
 {
-    if (xchg_coll_is_v(s->in.coll) && s->in.max_peers < s->in.comm_size - 1) return;
-    learned l = {.in = s->in};
-    xchg_choice_format(&s->cand[s->winner], l.algorithm, sizeof l.algorithm);
-    comment_of(s, l.comment, sizeof l.comment);
+    if (xchg_coll_is_v(l->in.coll) && l->in.max_peers < l->in.comm_size - 1) return; /* sparse */
     pthread_mutex_lock(&learned_lock);
     if (num_kept == cap_kept) {
         int cap = cap_kept ? 2 * cap_kept : 16;
@@ -74,8 +76,36 @@ static void keep(const xchg_online_signature *s)
             cap_kept = cap;
         }
     }
-    if (num_kept < cap_kept) kept[num_kept++] = l;
+    if (num_kept < cap_kept) kept[num_kept++] = *l;
     pthread_mutex_unlock(&learned_lock);
+}
+
+/* A signature with a winner (decided, or re-checking one it had). */
+static void keep(const xchg_online_signature *s)
+{
+    learned l = {.in = s->in};
+    xchg_choice_format(&s->cand[s->winner], l.algorithm, sizeof l.algorithm);
+    comment_of(s, l.comment, sizeof l.comment);
+    keep_learned(&l);
+}
+
+/* The winner a persistent init measured for inputs `in` (bucketed), unless
+ * a blocking signature of the same inputs was decided (its rule serves
+ * inits too). Not the neighbourhood collective's: a rule matches its mean
+ * block only, not its pattern. */
+static void keep_init(const xchg_online *o, const xchg_select_input *in, const xchg_choice *winner)
+{
+    if (in->coll == XCHG_NEIGHBOR_ALLTOALLV) return;
+    for (int i = 0; i < o->count; i++)
+        if (o->sig[i].explorations > 0 && o->sig[i].in.coll == in->coll &&
+            o->sig[i].in.bytes == in->bytes && o->sig[i].in.max_block_bytes == in->max_block_bytes &&
+            o->sig[i].in.max_peers == in->max_peers)
+            return;
+    learned l = {.in = *in, .persistent_only = 1};
+    xchg_choice_format(winner, l.algorithm, sizeof l.algorithm);
+    snprintf(l.comment, sizeof l.comment, "online selection at a persistent init: candidates "
+             "timed on scratch buffers, as a start runs them (slowest rank)");
+    keep_learned(&l);
 }
 
 void xchg_online_release(xchg_context *ctx)
@@ -86,9 +116,11 @@ void xchg_online_release(xchg_context *ctx)
     const char *out = getenv("XCHG_TUNING_OUT");
     int world_rank = -1;
     if (out && *out && !ctx->is_inner && MPI_Comm_rank(MPI_COMM_WORLD, &world_rank) == MPI_SUCCESS &&
-        world_rank == 0)
+        world_rank == 0) {
         for (int i = 0; i < o->count; i++)
             if (o->sig[i].explorations > 0) keep(&o->sig[i]);
+        for (int i = 0; i < o->init_count; i++) keep_init(o, &o->init_in[i], &o->init_winner[i]);
+    }
     for (int c = 0; c < XCHG_NUM_COLL; c++) free(o->fast[c].kept);
     for (int i = 0; i < o->count; i++) free(o->sig[i].samples);
     free(o);
@@ -140,6 +172,7 @@ static json_t *rule_of(const learned *l)
     if (xchg_coll_is_v(in->coll) || in->coll == XCHG_ALLGATHERV)
         json_object_set_new(r, "max_block_bytes",
                             range(in->max_block_bytes, next_bucket(in->max_block_bytes) - 1));
+    if (l->persistent_only) json_object_set_new(r, "form", json_string("persistent"));
     json_object_set_new(r, "algorithm", json_string(l->algorithm));
     json_object_set_new(r, "comment", json_string(l->comment));
     return r;
@@ -147,7 +180,8 @@ static json_t *rule_of(const learned *l)
 
 static int same_keys(json_t *a, json_t *b)
 {
-    static const char *const keys[] = {"comm_size", "nodes", "ppn", "bytes", "max_block_bytes"};
+    static const char *const keys[] = {"comm_size", "nodes", "ppn", "bytes", "max_block_bytes",
+                                       "form"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         json_t *x = json_object_get(a, keys[k]), *y = json_object_get(b, keys[k]);
         if ((x == NULL) != (y == NULL) || (x && !json_equal(x, y))) return 0;

@@ -320,10 +320,12 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
 /* neighbor_alltoallv: *decided = 1 and the choice when no agreement is
  * needed: a tuning rule that matches without sizes, or a blocking call under
  * XCHG_AGREE=never (the fixed rule); *mode: XCHG_AGREE's. */
-static int neighbor_unagreed(xchg_context *ctx, int persistent, xchg_choice *out, int *decided,
-                             agree_mode *mode)
+static int neighbor_unagreed(xchg_context *ctx, xchg_select_form form, xchg_choice *out,
+                             int *decided, agree_mode *mode)
 {
+    int persistent = form != XCHG_SELECT_BLOCKING;
     xchg_select_input in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
+    in.persistent_init = form == XCHG_SELECT_INIT;
     const char *tuned, *source;
     int rc = agree_mode_of_env(mode);
     if (rc == MPI_SUCCESS) rc = xchg_tuning_lookup(&in, &tuned);
@@ -332,16 +334,18 @@ static int neighbor_unagreed(xchg_context *ctx, int persistent, xchg_choice *out
 }
 
 /* The agreed pattern's automatic choice (into the pattern cache's agreed
- * choice too, for the blocking calls between agreements); *in, *source: its
- * inputs and what decided. */
-static int neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_select_input *in,
-                           xchg_choice *out, const char **source)
+ * choice too, for the blocking calls between agreements, unless it is a
+ * persistent init's); *in, *source: its inputs and what decided. */
+static int neighbor_agreed(xchg_context *ctx, const xchg_args *args, int persistent_init,
+                           xchg_select_input *in, xchg_choice *out, const char **source)
 {
     xchg_pattern_cache *cache = &ctx->pattern_cache;
     *in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
+    in->persistent_init = persistent_init;
     int rc = xchg_neighbor_input_agree(ctx, args, in);
     if (rc == MPI_SUCCESS) rc = automatic_choice(ctx, in, out, source);
-    if (rc != MPI_SUCCESS) return rc;
+    if (rc != MPI_SUCCESS || persistent_init) /* a persistent rule is no blocking call's */
+        return rc;
     cache->agreed_choice = *out;
     cache->has_agreed_choice = 1;
     return MPI_SUCCESS;
@@ -351,7 +355,7 @@ int xchg_select_neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_c
 {
     xchg_select_input in;
     const char *source;
-    return neighbor_agreed(ctx, args, &in, out, &source);
+    return neighbor_agreed(ctx, args, 0, &in, out, &source);
 }
 
 /* A persistent init: the agreed choice; the cost model's is measured
@@ -360,7 +364,7 @@ static int neighbor_persistent(xchg_context *ctx, const xchg_args *args, xchg_ch
 {
     xchg_select_input in;
     const char *source;
-    int rc = neighbor_agreed(ctx, args, &in, out, &source);
+    int rc = neighbor_agreed(ctx, args, 1, &in, out, &source);
     if (rc == MPI_SUCCESS && strcmp(source, "the cost model") == 0)
         rc = xchg_online_init_choose(ctx, args, &in, out);
     return rc;
@@ -374,7 +378,8 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
     int rc = explicit_choice(ctx, XCHG_NEIGHBOR_ALLTOALLV, out, &source);
     int decided = 1;
     *automatic = 0;
-    if (rc == MPI_SUCCESS && !source) rc = neighbor_unagreed(ctx, 0, out, &decided, &mode);
+    if (rc == MPI_SUCCESS && !source)
+        rc = neighbor_unagreed(ctx, XCHG_SELECT_BLOCKING, out, &decided, &mode);
     if (rc != MPI_SUCCESS || decided) return rc;
     xchg_select_memory *m = &ctx->selection.memory[XCHG_NEIGHBOR_ALLTOALLV];
     unsigned long n = m->calls++;
@@ -435,12 +440,13 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form 
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {
         int decided;
         agree_mode mode;
-        rc = neighbor_unagreed(ctx, persistent, out, &decided, &mode);
+        rc = neighbor_unagreed(ctx, form, out, &decided, &mode);
         if (rc != MPI_SUCCESS || decided) return rc;
         return form == XCHG_SELECT_INIT ? neighbor_persistent(ctx, args, out)
                                         : xchg_select_neighbor_agreed(ctx, args, out);
     }
     xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
+    in.persistent_init = form == XCHG_SELECT_INIT;
     if (args->coll == XCHG_ALLGATHERV) { /* the same recvcounts everywhere: no agreement */
         int64_t total = 0, largest = 0;
         for (int p = 0; p < args->size; p++) {

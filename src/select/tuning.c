@@ -127,10 +127,12 @@ static int in_range(const xchg_tuning_range *range, int64_t value)
 }
 
 /* ppn matches when every node's rank count is in range; a size range never
- * matches an unknown size (-1). */
+ * matches an unknown size (-1); a rule of the form "persistent" matches a
+ * persistent init only. */
 static int rule_matches(const xchg_tuning_rule *rule, const xchg_select_input *in)
 {
-    return in_range(&rule->comm_size, in->comm_size) && in_range(&rule->nodes, in->num_nodes) &&
+    return (!rule->persistent_only || in->persistent_init) &&
+           in_range(&rule->comm_size, in->comm_size) && in_range(&rule->nodes, in->num_nodes) &&
            in_range(&rule->ppn, in->min_node_size) && in_range(&rule->ppn, in->max_node_size) &&
            (!rule->has_bytes || (in->bytes >= 0 && in_range(&rule->bytes, in->bytes))) &&
            (!rule->has_max_block_bytes ||

@@ -148,14 +148,32 @@ static int read_range(reader *r, json_t *rule, const char *key, int64_t min,
     return MPI_SUCCESS;
 }
 
+/* A rule's "form": "any" (the default: every call) or "persistent" (only a
+ * persistent request's init: what online selection measured there). */
+static int read_form(reader *r, json_t *rule, int *persistent_only)
+{
+    json_t *value = json_object_get(rule, "form");
+    *persistent_only = 0;
+    if (!value) return MPI_SUCCESS;
+    push_key(r, "form");
+    const char *form = json_is_string(value) ? json_string_value(value) : NULL;
+    if (!form || (strcmp(form, "any") != 0 && strcmp(form, "persistent") != 0))
+        return fail(r, "must be \"any\" (every call, the default) or \"persistent\" "
+                       "(persistent requests' inits only)");
+    *persistent_only = strcmp(form, "persistent") == 0;
+    r->depth--;
+    return MPI_SUCCESS;
+}
+
 static int read_rule(reader *r, xchg_coll coll, json_t *json, xchg_tuning_rule *rule)
 {
     static const char *const keys[] = {"comm_size", "ppn", "nodes", "bytes", "max_block_bytes",
-                                       "algorithm", "comment", NULL};
+                                       "form", "algorithm", "comment", NULL};
     int rc;
     if (!json_is_object(json)) return fail(r, "a rule must be an object");
     if ((rc = check_keys(r, json, keys)) != MPI_SUCCESS) return rc;
     if ((rc = check_string(r, json, "comment")) != MPI_SUCCESS) return rc;
+    if ((rc = read_form(r, json, &rule->persistent_only)) != MPI_SUCCESS) return rc;
     if ((rc = read_range(r, json, "comm_size", 1, &rule->comm_size, NULL)) != MPI_SUCCESS ||
         (rc = read_range(r, json, "ppn", 1, &rule->ppn, NULL)) != MPI_SUCCESS ||
         (rc = read_range(r, json, "nodes", 1, &rule->nodes, NULL)) != MPI_SUCCESS ||

@@ -19,6 +19,7 @@ typedef struct xchg_tuning_rule {
     xchg_tuning_range comm_size, ppn, nodes;
     xchg_tuning_range bytes, max_block_bytes;
     int has_bytes, has_max_block_bytes; /* such a rule never matches unknown (-1) sizes */
+    int persistent_only;                /* "form": "persistent": persistent inits only */
     char *algorithm;                    /* validated with xchg_choice_parse */
 } xchg_tuning_rule;
 
