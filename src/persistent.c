@@ -144,7 +144,7 @@ static int nonblocking_body(void *arg)
 /* A nonblocking call that can post its messages now (*posted = 1), as a
  * persistent start does: its context is set up, no task of its
  * communicator is ahead of it, its choice is made without messages
- * (select.h: xchg_select_nonblocking_local; device.h: route) and is
+ * (select.h: xchg_select_nonblocking_now; device.h: route) and is
  * single-round (a post function, an init that builds no window). It gets a
  * plan of its own for its arguments (an `mpi` alltoallv keeps the
  * displacements there until it completes) and completes in XCHG_Test /
@@ -157,13 +157,11 @@ static int post_now(struct xchg_request *req, int *posted)
 {
     xchg_context *ctx = req->ctx;
     xchg_choice choice;
-    int rc = MPI_SUCCESS, local = 0, device = 0;
+    int rc = MPI_SUCCESS, chosen = 0, device = 0;
     *posted = 0;
     if (!ctx->ready || ctx->task_head || !xchg_device_route_is_local()) return MPI_SUCCESS;
-    XCHG_CHECK(xchg_select_nonblocking_local(ctx, &req->args, &local));
-    if (!local) return MPI_SUCCESS;
-    XCHG_CHECK(xchg_select_call(ctx, &req->args, XCHG_SELECT_NONBLOCKING, &choice));
-    if (!choice.algo->post || choice.algo->init_blocks) return MPI_SUCCESS;
+    XCHG_CHECK(xchg_select_nonblocking_now(ctx, &req->args, &choice, &chosen));
+    if (!chosen || !choice.algo->post || choice.algo->init_blocks) return MPI_SUCCESS;
     XCHG_CHECK(xchg_device_route(ctx, &req->args, &choice, &device));
     XCHG_CHECK(xchg_plan_create_once(ctx, &choice, &req->args, &req->plan));
     XCHG_CHECK(alloc_slots(req, ctx));

@@ -32,13 +32,6 @@
 #include "online_common.h"
 #include "select/tuning.h"
 
-/* The algorithm the last call of coll on comm ran, checked the same on
- * every rank, into name. */
-static void ran(MPI_Comm comm, const char *coll, const char *what, char *name)
-{
-    check_same_choice_on(comm, coll, what, name);
-}
-
 static void unlearned(void)
 {
     char what[256], name[NAME_LEN];
@@ -50,7 +43,7 @@ static void unlearned(void)
         for (int call = 0; call < 2; call++) {
             snprintf(what, sizeof what, "unlearned %s, call %d", colls[c], call);
             calls_of(comm, colls[c], 6, 1, what);
-            ran(comm, colls[c], what, name);
+            check_same_choice_on(comm, colls[c], what, name);
             check(strcmp(name, "mpi") == 0, what, name);
             check(!started_with_task, what, "a task was outstanding after the start");
             xchg_context *ctx;
@@ -77,13 +70,14 @@ static void unlearned(void)
                                      &req);
         int pending = xchg_tasks_outstanding();
         if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
-        if (g) CHECK_MPI(PMPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, want, 3, MPI_INT, comm));
+        if (g)
+            CHECK_MPI(PMPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, want, 3, MPI_INT, comm));
         else CHECK_MPI(PMPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, want, 3, MPI_INT, comm));
         ok = err == MPI_SUCCESS && memcmp(got, want, (size_t)n * sizeof(int)) == 0;
         snprintf(what, sizeof what, "unlearned %s in place", g ? "allgather" : "alltoall");
         check(ok, what, err == MPI_SUCCESS ? "result differs from PMPI" : XCHG_Last_error());
         check(!pending, what, "a task was outstanding after the start");
-        ran(comm, g ? "allgather" : "alltoall", what, name);
+        check_same_choice_on(comm, g ? "allgather" : "alltoall", what, name);
         check(strcmp(name, "mpi") == 0, what, name);
         free(got), free(want);
     }
@@ -101,7 +95,7 @@ static int decide_single_round(MPI_Comm comm, const char *coll, int count, const
     setenv("XCHG_TEST_ONLINE_TIMES", "*:nonblocking=100,linear=100,*=2000", 1);
     calls_until_decided(comm, coll, count, what);
     unsetenv("XCHG_TEST_ONLINE_TIMES");
-    ran(comm, coll, what, winner);
+    check_same_choice_on(comm, coll, what, winner);
     return strncmp(winner, "nonblocking", 11) == 0 || strncmp(winner, "linear", 6) == 0;
 }
 
@@ -132,7 +126,7 @@ static void learned(void)
             setenv("XCHG_TEST_ONLINE_TIMES", times[t], 1);
             calls_until_decided(comm, learning[c], 8, what);
             unsetenv("XCHG_TEST_ONLINE_TIMES");
-            ran(comm, learning[c], what, winner);
+            check_same_choice_on(comm, learning[c], what, winner);
             int single = single_round(winner) && strcmp(winner, "mpi") != 0;
             const char *want = single && c != 1 ? winner : "mpi";
             single_seen += single && c != 1, multi_seen += !single_round(winner);
@@ -140,12 +134,12 @@ static void learned(void)
             snprintf(what, sizeof what, "learned %s: winner %s, the nonblocking call runs %s",
                      learning[c], winner, want);
             calls_of(comm, learning[c], 8, 2, what);
-            ran(comm, learning[c], what, name);
+            check_same_choice_on(comm, learning[c], what, name);
             check(strcmp(name, want) == 0, what, name);
             if (c != 1) { /* another size: nothing learned */
                 snprintf(what, sizeof what, "learned %s: another size runs mpi", learning[c]);
                 calls_of(comm, learning[c], 100, 1, what);
-                ran(comm, learning[c], what, name);
+                check_same_choice_on(comm, learning[c], what, name);
                 check(strcmp(name, "mpi") == 0, what, name);
             }
             nonblocking = 0;
@@ -176,7 +170,7 @@ static void disarmed(int by_set)
         snprintf(what, sizeof what, "%s %s: nonblocking mpi arms the fast path",
                  by_set ? "set" : "disarmed", armed[c]);
         calls_of(comm, armed[c], 8, 3, what);
-        ran(comm, armed[c], what, name);
+        check_same_choice_on(comm, armed[c], what, name);
         check(strcmp(name, "mpi") == 0, what, name);
         nonblocking = 0;
         snprintf(what, sizeof what, "%s %s: then another choice", by_set ? "set" : "disarmed",
@@ -192,7 +186,7 @@ static void disarmed(int by_set)
         }
         nonblocking = 1;
         calls_of(comm, armed[c], 8, 2, what);
-        ran(comm, armed[c], what, name);
+        check_same_choice_on(comm, armed[c], what, name);
         size_t len = strlen(winner); /* set: the name, its parameters filled in */
         check(strncmp(name, winner, len) == 0 && (!name[len] || name[len] == ':'), what, name);
         nonblocking = 0;
@@ -237,7 +231,8 @@ static void behind(void)
     XCHG_Request v, a; /* a first alltoall arms its fast path, which must wait its turn too */
     int err = XCHG_Ialltoall(asend, n, MPI_INT, agot, n, MPI_INT, comm, &a);
     if (err == MPI_SUCCESS) err = XCHG_Wait(&a, MPI_STATUS_IGNORE);
-    if (err == MPI_SUCCESS) err = XCHG_Ialltoallv(vsend, counts, displs, MPI_INT, vgot, counts, displs, MPI_INT, comm,
+    if (err == MPI_SUCCESS)
+        err = XCHG_Ialltoallv(vsend, counts, displs, MPI_INT, vgot, counts, displs, MPI_INT, comm,
                               &v);
     if (err == MPI_SUCCESS && rank % 2 == 0) err = XCHG_Wait(&v, MPI_STATUS_IGNORE);
     int queued = xchg_tasks_outstanding();
@@ -250,7 +245,7 @@ static void behind(void)
              memcmp(agot, awant, (size_t)P * n * sizeof(int)) == 0;
     check(ok, "behind: both calls right", err == MPI_SUCCESS ? "differs from PMPI"
                                                                : XCHG_Last_error());
-    ran(comm, "alltoall", "behind: the alltoall", name);
+    check_same_choice_on(comm, "alltoall", "behind: the alltoall", name);
     check(strcmp(name, "mpi") == 0, "behind: the alltoall ran mpi", name);
     /* the situation tested: a task ahead on odd ranks (P > 1), none on even ones */
     check(rank % 2 == 0 ? !queued : P == 1 || queued, "behind: a task ahead on odd ranks only",

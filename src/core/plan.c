@@ -59,8 +59,8 @@ void xchg_plan_free(xchg_plan *plan)
  * virtual inside a task.) */
 int xchg_plan_fallback_choice(const xchg_context *ctx, const xchg_choice *choice, xchg_choice *out)
 {
-    int rc = xchg_choice_parse(choice->coll,
-                               choice->coll == XCHG_NEIGHBOR_ALLTOALLV ? "standard" : "mpi", out);
+    if (choice->coll != XCHG_NEIGHBOR_ALLTOALLV) return xchg_choice_library(ctx, choice->coll, out);
+    int rc = xchg_choice_parse(choice->coll, "standard", out);
     return rc == MPI_SUCCESS ? xchg_choice_fit(ctx, out) : rc;
 }
 

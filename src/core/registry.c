@@ -264,6 +264,12 @@ int xchg_choice_fit(const xchg_context *ctx, xchg_choice *choice)
     return MPI_SUCCESS;
 }
 
+int xchg_choice_library(const xchg_context *ctx, xchg_coll coll, xchg_choice *out)
+{
+    int rc = xchg_choice_parse(coll, "mpi", out);
+    return rc == MPI_SUCCESS ? xchg_choice_fit(ctx, out) : rc;
+}
+
 int xchg_choice_equal(const xchg_choice *a, const xchg_choice *b)
 {
     if (a->algo != b->algo || a->coll != b->coll) return 0;

@@ -142,6 +142,9 @@ int xchg_choice_parse(xchg_coll coll, const char *text, xchg_choice *out);
  * power of two). */
 int xchg_choice_fit(const struct xchg_context *ctx, xchg_choice *choice);
 
+/* The MPI library's own collective (`mpi`) for `coll`, fitted to ctx. */
+int xchg_choice_library(const struct xchg_context *ctx, xchg_coll coll, xchg_choice *out);
+
 /* Two choices select the same algorithm with the same parameter values. */
 int xchg_choice_equal(const xchg_choice *a, const xchg_choice *b);
 

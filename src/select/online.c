@@ -216,8 +216,7 @@ static int same_inputs(const xchg_select_input *a, const xchg_select_input *b)
            a->max_peers == b->max_peers;
 }
 
-/* The signature of `in` (bucketed), or -1. */
-static int find(const xchg_online *o, const xchg_select_input *in)
+int xchg_online_find(const xchg_online *o, const xchg_select_input *in)
 {
     for (int i = 0; i < o->count; i++)
         if (same_inputs(&o->sig[i].in, in)) return i;
@@ -354,16 +353,10 @@ int xchg_online_learned(xchg_context *ctx, const xchg_select_input *exact, xchg_
     const xchg_online *o = ctx->online;
     if (!o || exact->bytes < 0 || exact->coll == XCHG_NEIGHBOR_ALLTOALLV) return 0;
     xchg_select_input in = signature_of(exact);
-    int i = find(o, &in);
+    int i = xchg_online_find(o, &in);
     if (i < 0 || o->sig[i].explorations == 0) return 0;
     *out = o->sig[i].cand[o->sig[i].winner];
     return 1;
-}
-
-int xchg_online_library_choice(const xchg_context *ctx, xchg_coll coll, xchg_choice *out)
-{
-    int rc = xchg_choice_parse(coll, "mpi", out);
-    return rc == MPI_SUCCESS ? xchg_choice_fit(ctx, out) : rc;
 }
 
 int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int persistent,
@@ -386,11 +379,11 @@ int xchg_online_choose(xchg_context *ctx, const xchg_select_input *exact, int pe
     if (persistent) { /* a learned single-round winner, else the MPI's own (online.h) */
         xchg_choice learned;
         if (xchg_online_learned(ctx, exact, &learned) && learned.algo->post) *out = learned;
-        else rc = xchg_online_library_choice(ctx, exact->coll, out);
+        else rc = xchg_choice_library(ctx, exact->coll, out);
         return rc;
     }
     xchg_select_input in = signature_of(exact);
-    int i = find(o, &in);
+    int i = xchg_online_find(o, &in);
     if (i < 0 && (i = insert(o, &in)) < 0) return MPI_SUCCESS;
     xchg_online_signature *s = &o->sig[i];
     unsigned long n = s->calls++;

@@ -62,10 +62,6 @@ int xchg_online_init_choose(xchg_context *ctx, const xchg_args *args, const xchg
  * inputs) learned, into *out: 1, else 0 and *out unchanged. Local. */
 int xchg_online_learned(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out);
 
-/* The MPI library's own collective (`mpi`) for `coll`, fitted to ctx: what
- * a nonblocking call runs when nothing was learned for it. */
-int xchg_online_library_choice(const xchg_context *ctx, xchg_coll coll, xchg_choice *out);
-
 /* Around a blocking call's run (call.c): xchg_online_start sets *start to
  * MPI_Wtime() when the selection asked for the call to be timed, else 0
  * (a timed call first lines the ranks up: xchg_online_timed_start);

@@ -137,8 +137,7 @@ static int neighbor_candidates(xchg_context *ctx, const xchg_select_input *in,
     xchg_choice mpi;
     if (rc == MPI_SUCCESS && kind == MPI_DIST_GRAPH && model->algo->name &&
         strcmp(model->algo->name, "mpi") != 0 &&
-        xchg_choice_parse(XCHG_NEIGHBOR_ALLTOALLV, "mpi", &mpi) == MPI_SUCCESS &&
-        xchg_choice_fit(ctx, &mpi) == MPI_SUCCESS)
+        xchg_choice_library(ctx, XCHG_NEIGHBOR_ALLTOALLV, &mpi) == MPI_SUCCESS)
         cand[(*ncand)++] = mpi;
     return rc;
 }

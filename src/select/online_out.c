@@ -95,12 +95,8 @@ static void keep(const xchg_online_signature *s)
  * block only, not its pattern. */
 static void keep_init(const xchg_online *o, const xchg_select_input *in, const xchg_choice *winner)
 {
-    if (in->coll == XCHG_NEIGHBOR_ALLTOALLV) return;
-    for (int i = 0; i < o->count; i++)
-        if (o->sig[i].explorations > 0 && o->sig[i].in.coll == in->coll &&
-            o->sig[i].in.bytes == in->bytes && o->sig[i].in.max_block_bytes == in->max_block_bytes &&
-            o->sig[i].in.max_peers == in->max_peers)
-            return;
+    int i = xchg_online_find(o, in);
+    if (in->coll == XCHG_NEIGHBOR_ALLTOALLV || (i >= 0 && o->sig[i].explorations > 0)) return;
     learned l = {.in = *in, .persistent_only = 1};
     xchg_choice_format(winner, l.algorithm, sizeof l.algorithm);
     snprintf(l.comment, sizeof l.comment, "online selection at a persistent init: candidates "

@@ -170,6 +170,9 @@ xchg_online *xchg_online_state(xchg_context *ctx);
  * re-explorations fall on the same calls everywhere. */
 void xchg_online_fast_release(xchg_online *o, xchg_coll coll, int disarm);
 
+/* online.c: the signature of the bucketed inputs `in`, or -1. */
+int xchg_online_find(const xchg_online *o, const xchg_select_input *in);
+
 /* online.c: start (or restart, keeping the winner as incumbent) exploring;
  * start a confirmation of a decided winner against mpi. */
 int xchg_online_start_exploring(xchg_online_signature *s, int keep_incumbent);

@@ -406,19 +406,32 @@ static int nonblocking_reads_sizes(xchg_coll coll, int *sized)
     return rc;
 }
 
-int xchg_select_nonblocking_local(xchg_context *ctx, const xchg_args *args, int *local)
+/* The same, with no explicit choice: `mpi`, unagreed (*chosen = 1), unless
+ * the choice reads the agreed sizes (*chosen = 0). */
+static int nonblocking_unagreed(const xchg_context *ctx, xchg_coll coll, xchg_choice *out,
+                                int *chosen)
+{
+    int sized, rc = nonblocking_reads_sizes(coll, &sized);
+    *chosen = rc == MPI_SUCCESS && !sized;
+    return *chosen ? xchg_choice_library(ctx, coll, out) : rc;
+}
+
+int xchg_select_nonblocking_now(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
+                                int *chosen)
 {
     const char *source;
-    int sized = 0, rc = MPI_SUCCESS;
-    *local = 0;
+    *chosen = 0;
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) return MPI_SUCCESS;
-    if (xchg_coll_is_v(args->coll)) {
-        xchg_choice unused;
-        rc = explicit_choice(ctx, args->coll, &unused, &source);
-        if (rc == MPI_SUCCESS && !source) rc = nonblocking_reads_sizes(args->coll, &sized);
+    if (!xchg_coll_is_v(args->coll)) {
+        *chosen = 1;
+        return xchg_select_call(ctx, args, XCHG_SELECT_NONBLOCKING, out);
     }
-    *local = rc == MPI_SUCCESS && !sized;
-    return rc;
+    int rc = explicit_choice(ctx, args->coll, out, &source);
+    if (rc != MPI_SUCCESS || source) {
+        *chosen = rc == MPI_SUCCESS;
+        return rc;
+    }
+    return nonblocking_unagreed(ctx, args->coll, out, chosen);
 }
 
 int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form form,
@@ -433,9 +446,9 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form 
         xchg_online_note_explicit(ctx, args->coll, !ctx->has_override[args->coll]);
     if (rc != MPI_SUCCESS || source) return rc;
     if (form == XCHG_SELECT_NONBLOCKING && xchg_coll_is_v(args->coll)) {
-        int sized;
-        if ((rc = nonblocking_reads_sizes(args->coll, &sized)) != MPI_SUCCESS) return rc;
-        if (!sized) return xchg_online_library_choice(ctx, args->coll, out); /* unagreed */
+        int chosen;
+        rc = nonblocking_unagreed(ctx, args->coll, out, &chosen);
+        if (rc != MPI_SUCCESS || chosen) return rc;
     }
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {
         int decided;

@@ -28,11 +28,13 @@ typedef enum { XCHG_SELECT_BLOCKING, XCHG_SELECT_NONBLOCKING, XCHG_SELECT_INIT }
 int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form form,
                      xchg_choice *out);
 
-/* Whether a nonblocking call's xchg_select_call (XCHG_SELECT_NONBLOCKING)
- * would be local, sending no message (*local = 1): always, but for an
+/* A nonblocking call's choice where it needs no message (*chosen = 1):
+ * what xchg_select_call (XCHG_SELECT_NONBLOCKING) gives; always but for an
  * alltoallv or alltoallw whose choice reads agreed sizes, and the
- * neighbourhood collective (agreed patterns). Local. */
-int xchg_select_nonblocking_local(xchg_context *ctx, const xchg_args *args, int *local);
+ * neighbourhood collective (agreed patterns), where *chosen = 0 and the
+ * call's task selects. Local. */
+int xchg_select_nonblocking_now(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
+                                int *chosen);
 
 /* neighbor_alltoallv, blocking and nonblocking calls: the choice of an
  * override, XCHG_NEIGHBOR_ALLTOALLV, a tuning rule or (XCHG_AGREE=never)
