@@ -36,20 +36,15 @@ static int dense_plan(xchg_context *ctx, xchg_args *args, int nonblocking, xchg_
     return rc == MPI_SUCCESS ? xchg_plan_get(ctx, &choice, plan) : rc;
 }
 
-/* The neighbourhood collective: plans cached by pattern, agreed (neighbor.c). */
-static int neighbor_plan(xchg_context *ctx, xchg_args *args, int nonblocking, xchg_plan **plan)
-{
-    (void)nonblocking;
-    return xchg_neighbor_pattern_plan(ctx, args, plan);
-}
-
 static void keep_cached(xchg_plan *plan) { (void)plan; }
 
+/* The neighbourhood collective's plans are cached by pattern, agreed where
+ * every rank builds them (neighbor.c: xchg_neighbor_pattern_plan). */
 static const call_kind dense = {dense_plan, keep_cached, 1};
 static const call_kind kinds[XCHG_NUM_COLL] = {
     [XCHG_ALLTOALL] = dense,  [XCHG_ALLTOALLV] = dense,   [XCHG_ALLGATHER] = dense,
     [XCHG_ALLTOALLW] = dense, [XCHG_ALLGATHERV] = dense,
-    [XCHG_NEIGHBOR_ALLTOALLV] = {neighbor_plan, xchg_plan_release, 0},
+    [XCHG_NEIGHBOR_ALLTOALLV] = {xchg_neighbor_pattern_plan, xchg_plan_release, 0},
 };
 
 int xchg_call_run(xchg_context *ctx, xchg_args *args, int nonblocking)

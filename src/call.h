@@ -20,6 +20,7 @@ int xchg_call_blocking(xchg_context *ctx, xchg_args *args);
 
 /* The neighbourhood collective's plan for this call's pattern (neighbor.c),
  * borrowed: xchg_plan_release it. */
-int xchg_neighbor_pattern_plan(xchg_context *ctx, xchg_args *args, xchg_plan **plan);
+int xchg_neighbor_pattern_plan(xchg_context *ctx, xchg_args *args, int nonblocking,
+                               xchg_plan **plan);
 
 #endif

@@ -3,7 +3,9 @@
  * distributed-graph communicator or from an XCHG_Topo; the arguments are
  * normalized per neighbour (xchg_args_neighbor_alltoallv), and the request
  * is the persistent collectives' own (src/request.h), so XCHG_Start, Wait,
- * Test and Request_free serve it unchanged.
+ * Test and Request_free serve it unchanged. A nonblocking call whose
+ * normal path posted `mpi` arms the fast path of the next
+ * (nonblocking_fast.h), which reads no neighbour list.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "core/pattern_cache.h"
 #include "core/plan.h"
 #include "core/topology.h"
+#include "nonblocking_fast.h"
 #include "request.h"
 #include "select/select.h"
 #include "xchg.h"
@@ -386,15 +389,20 @@ int XCHG_Neighbor_stats_get(XCHG_Request request, XCHG_Neighbor_stats *stats)
 }
 
 /* The cached plan for a blocking or nonblocking call's pattern: `mpi` for
- * device buffers (device.h). Under automatic selection a plan that every
- * rank builds together (a pattern changed somewhere) is where the choice is
- * agreed again. */
-int xchg_neighbor_pattern_plan(xchg_context *ctx, xchg_args *args, xchg_plan **plan)
+ * device buffers (device.h); a nonblocking call's choice where it needs no
+ * message (select.h: explicit, else `mpi`), as post_now makes it
+ * (persistent.c). Under automatic selection a plan that every rank builds
+ * together (a pattern changed somewhere) is where the choice is agreed
+ * again. */
+int xchg_neighbor_pattern_plan(xchg_context *ctx, xchg_args *args, int nonblocking,
+                               xchg_plan **plan)
 {
     xchg_choice choice;
-    int automatic = 0, device;
+    int automatic = 0, device, chosen = 0;
     int rc = xchg_device_route(ctx, args, &choice, &device);
-    if (rc == MPI_SUCCESS && !device)
+    if (rc == MPI_SUCCESS && !device && nonblocking)
+        rc = xchg_select_nonblocking_now(ctx, args, &choice, &chosen);
+    if (rc == MPI_SUCCESS && !device && !chosen)
         rc = xchg_select_neighbor_call(ctx, args, &choice, &automatic);
     if (rc != MPI_SUCCESS) return rc;
     return xchg_plan_get_pattern(ctx, &choice, args,
@@ -420,10 +428,17 @@ int XCHG_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
 {
     xchg_context *ctx;
     xchg_args args;
+    xchg_nonblocking_call call = {XCHG_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls,
+                                  sendtype, recvbuf, recvcounts, rdispls, recvtype};
+    int taken = 0, rc;
     if (!request) return xchg_raise(comm, xchg_error(MPI_ERR_ARG, "request is NULL"));
     *request = XCHG_REQUEST_NULL;
-    int rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+    rc = xchg_context_get_nonblocking(comm, &ctx); /* the fast path needs no lists */
+    if (rc == MPI_SUCCESS) rc = xchg_request_start_library(comm, ctx, &call, request, &taken);
+    if (rc == MPI_SUCCESS && !taken)
+        rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                            recvcounts, rdispls, recvtype, 1, &ctx, &args);
-    if (rc == MPI_SUCCESS) rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
+    if (rc == MPI_SUCCESS && !taken)
+        rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
     return xchg_raise(comm, rc);
 }

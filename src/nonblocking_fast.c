@@ -12,10 +12,12 @@
  *     datatype's is never the same, since the normal path holds a
  *     duplicate), not in place (the normal path gives `mpi` a copy of the
  *     send blocks), non-NULL buffers;
- *   alltoallv: any counts and displacements (the library reads them from
- *     the user's arrays, which MPI keeps unchanged until completion; the
- *     choice did not read them: explicit, or no tuning rule and no learned
- *     winner, select.c), not in place, non-NULL buffers and arrays.
+ *   alltoallv, neighbourhood alltoallv: any counts, displacements and
+ *     datatypes (the library reads them from the user's arrays, which MPI
+ *     keeps unchanged until completion; the choice did not read them:
+ *     explicit, or no tuning rule and no learned winner, select.c), not in
+ *     place, non-NULL buffers and arrays. A neighbourhood call's neighbours
+ *     are always its communicator's graph, which xchg's duplicate carries.
  *
  * The choice stays the normal path's. What it reads that can change: a
  * learned winner (decided only in a blocking call's normal path, whose
@@ -51,18 +53,26 @@ static int is_library(const xchg_choice *choice)
     return strcmp(choice->algo->name, "mpi") == 0;
 }
 
+/* The collectives whose path takes any counts, displacements and datatypes. */
+static int takes_any_counts(xchg_coll coll)
+{
+    return coll == XCHG_ALLTOALLV || coll == XCHG_NEIGHBOR_ALLTOALLV;
+}
+
 void xchg_nonblocking_fast_arm(xchg_context *ctx, const xchg_args *args,
                                const xchg_choice *choice)
 {
     xchg_coll coll = args->coll;
-    if ((coll != XCHG_ALLTOALL && coll != XCHG_ALLGATHER && coll != XCHG_ALLTOALLV) ||
+    if ((coll != XCHG_ALLTOALL && coll != XCHG_ALLGATHER && !takes_any_counts(coll)) ||
         args->in_place || !is_library(choice) || !xchg_device_never())
         return;
     xchg_nonblocking_fast *f = &ctx->nonblocking_fast[coll];
-    f->sendcount = args->send.counts[0];
-    f->recvcount = args->recv.counts[0];
-    f->sendtype = args->send.type.type;
-    f->recvtype = args->recv.type.type;
+    if (!takes_any_counts(coll)) {
+        f->sendcount = args->send.counts[0];
+        f->recvcount = args->recv.counts[0];
+        f->sendtype = args->send.type.type;
+        f->recvtype = args->recv.type.type;
+    }
     f->choice = *choice;
     f->armed = 1;
 }
@@ -73,7 +83,7 @@ int xchg_nonblocking_fast_takes(const xchg_context *ctx, const xchg_nonblocking_
     if (!f->armed || !ctx->ready || ctx->task_head || c->sendbuf == MPI_IN_PLACE ||
         !c->sendbuf || !c->recvbuf || !c->sendcounts || !c->recvcounts)
         return 0;
-    if (c->coll == XCHG_ALLTOALLV) return c->sdispls && c->rdispls;
+    if (takes_any_counts(c->coll)) return c->sdispls && c->rdispls;
     return *c->sendcounts == f->sendcount && *c->recvcounts == f->recvcount &&
            c->sendtype == f->sendtype && c->recvtype == f->recvtype;
 }
@@ -91,10 +101,15 @@ int xchg_nonblocking_fast_post(xchg_context *ctx, const xchg_nonblocking_call *c
         name = "MPI_Iallgather";
         rc = MPI_Iallgather(c->sendbuf, *c->sendcounts, c->sendtype, c->recvbuf, *c->recvcounts,
                             c->recvtype, ctx->comm, request);
-    } else {
+    } else if (c->coll == XCHG_ALLTOALLV) {
         name = "MPI_Ialltoallv";
         rc = MPI_Ialltoallv(c->sendbuf, c->sendcounts, c->sdispls, c->sendtype, c->recvbuf,
                             c->recvcounts, c->rdispls, c->recvtype, ctx->comm, request);
+    } else {
+        name = "MPI_Ineighbor_alltoallv";
+        rc = MPI_Ineighbor_alltoallv(c->sendbuf, c->sendcounts, c->sdispls, c->sendtype,
+                                     c->recvbuf, c->recvcounts, c->rdispls, c->recvtype,
+                                     ctx->comm, request);
     }
     ctx->last[c->coll] = ctx->nonblocking_fast[c->coll].choice; /* XCHG_Comm_get_algorithm */
     ctx->has_last[c->coll] = 1;

@@ -1,8 +1,8 @@
 /*
  * The fast path of nonblocking calls that run the MPI library's own
- * collective (`mpi`): XCHG_Ialltoall, XCHG_Iallgather, XCHG_Ialltoallv, and
- * the drop-in's MPI_Ialltoall, MPI_Iallgather, MPI_Ialltoallv, which get
- * the library's request itself. What it takes and why the choice stays
+ * collective (`mpi`): XCHG_Ialltoall, XCHG_Iallgather, XCHG_Ialltoallv,
+ * XCHG_Ineighbor_alltoallv, and the drop-in's MPI_I... of the same four,
+ * which get the library's request itself. What it takes and why the choice stays
  * the normal path's: nonblocking_fast.c.
  */
 #ifndef XCHG_NONBLOCKING_FAST_H

@@ -263,4 +263,5 @@ void nonblocking_choice(void)
     disarmed(0);
     disarmed(1);
     behind();
+    nonblocking_neighbor_choice();
 }

@@ -18,11 +18,14 @@
  *          so this must rebuild. Under XCHG_NEIGHBOR_ALLTOALLV=locality and
  *          under automatic selection (XCHG_AGREE=always and sampled).
  * Each: a blocking call on a new pattern, the same pattern again (the
- * cached plan, no agreement), a nonblocking and a persistent call, every
- * result against PMPI_Neighbor_alltoallv and the algorithm gathered
+ * cached plan, no agreement), a nonblocking and a persistent call, then a
+ * nonblocking call under XCHG_ONLINE=0, every result against
+ * PMPI_Neighbor_alltoallv and the algorithm gathered
  * (XCHG_Comm_get_algorithm) and compared across ranks, and with call 0's
- * (the persistent call's only under XCHG_ONLINE=0: it measures); then heavy under
- * XCHG_AGREE=never (the fixed rule: standard).
+ * (the persistent call's only under XCHG_ONLINE=0: it measures; the first
+ * nonblocking call's only under XCHG_ONLINE=0 or a tuning file: else it
+ * runs `mpi`, src/select/select.h); then heavy under XCHG_AGREE=never (the
+ * fixed rule: standard).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +92,14 @@ static int online_on(void)
 {
     const char *env = getenv("XCHG_ONLINE");
     return !env || strcmp(env, "0") != 0;
+}
+
+/* A nonblocking call's choice is `mpi`, unless the model or a tuning rule
+ * reads its pattern (select.h: xchg_select_nonblocking_now). */
+static int nonblocking_runs_library(void)
+{
+    const char *file = getenv("XCHG_TUNING_FILE");
+    return online_on() && !(file && *file);
 }
 
 /* One call of `how` on `graph` against PMPI's; the algorithm it used in
@@ -183,14 +194,25 @@ void neighbor_suite(MPI_Comm on, const char *name)
         pattern p;
         pattern_make(kind, me, P, &p);
         MPI_Comm graph = graph_of(on, &p);
-        for (int c = 0; c < 4; c++) { /* blocking twice (a new pattern, then cached) */
-            call_kind how = c < 2 ? BLOCKING : (call_kind)(c - 1);
-            snprintf(what, sizeof what, "%s: neighbor_alltoallv %s graph, %s call %d", name,
-                     kind_names[kind], call_names[how], c);
+        int turned_off = 0; /* call 4: XCHG_ONLINE=0 set here */
+        for (int c = 0; c < 5; c++) { /* blocking twice (a new pattern, then cached) */
+            call_kind how = c < 2 ? BLOCKING : c == 4 ? NONBLOCKING : (call_kind)(c - 1);
+            if (c == 4 && online_on()) { /* the model's choice, agreed */
+                setenv("XCHG_ONLINE", "0", 1); /* read as constant once the fast path */
+                turned_off = 1;                /* is armed: a new communicator */
+                CHECK_MPI(MPI_Comm_free(&graph));
+                graph = graph_of(on, &p);
+            }
+            snprintf(what, sizeof what, "%s: neighbor_alltoallv %s graph, %s call %d%s", name,
+                     kind_names[kind], call_names[how], c, c == 4 ? " XCHG_ONLINE=0" : "");
             neighbor_call(graph, &p, how, what, c == 0 ? first : chosen);
-            if (c > 0 && (how != PERSISTENT || !online_on()))
+            int library = how == NONBLOCKING && nonblocking_runs_library();
+            if (library)
+                check(strcmp(chosen, "mpi") == 0, what, "a nonblocking call did not run mpi");
+            else if (c > 0 && (how != PERSISTENT || !online_on()))
                 check(strcmp(chosen, first) == 0, what, "another choice than call 0");
         }
+        if (turned_off) unsetenv("XCHG_ONLINE");
         check_expected(expected(kind, P), first, what);
         CHECK_MPI(MPI_Comm_free(&graph));
         if (kind == HEAVY) { /* no agreement: the fixed rule */

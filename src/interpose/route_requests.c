@@ -4,9 +4,10 @@
  * MPI_Neighbor_alltoallv_init or MPIX_Neighbor_alltoallv_init) forms: to xchg's XCHG_I... and XCHG_..._init
  * under the same rule as the blocking form (route_shared.h), the xchg
  * request paired with a real MPI_Request (requests.h); else to the MPI
- * library unchanged. A nonblocking alltoall, allgather or alltoallv that
- * the fast path of `mpi` calls takes (src/nonblocking_fast.h) gets the MPI
- * library's own request instead, posted on xchg's communicator. Counted
+ * library unchanged. A nonblocking alltoall, allgather, alltoallv or
+ * neighbourhood alltoallv that the fast path of `mpi` calls takes
+ * (src/nonblocking_fast.h) gets the MPI library's own request instead,
+ * posted on xchg's communicator. Counted
  * under the form's own name (stats.h): a nonblocking call when it starts
  * (its time: the start; no algorithm: its task may select it later), a
  * persistent one at init (its time: the init; bytes: what one start
@@ -147,11 +148,16 @@ int xchg_ip_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
         return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                         recvcounts, rdispls, recvtype, comm, request);
     }
-    double t0 = PMPI_Wtime();
-    XCHG_Request xreq = XCHG_REQUEST_NULL;
-    int rc = XCHG_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+    xchg_nonblocking_call call = {XCHG_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls,
+                                  sendtype, recvbuf, recvcounts, rdispls, recvtype};
+    int rc;
+    double t0 = xchg_ip_stats_on() ? PMPI_Wtime() : 0;
+    if (!xchg_nonblocking_library(comm, &call, request, &rc)) { /* else the MPI's own request */
+        XCHG_Request xreq = XCHG_REQUEST_NULL;
+        rc = XCHG_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                       recvcounts, rdispls, recvtype, comm, &xreq);
-    rc = xchg_ip_pair_nonblocking(rc, xreq, request);
+        rc = xchg_ip_pair_nonblocking(rc, xreq, request);
+    }
     if (xchg_ip_stats_on())
         xchg_ip_account_started(XCHG_IP_NEIGHBOR_ALLTOALLV, rc, t0, PMPI_Wtime(),
                         rc == MPI_SUCCESS ? xchg_ip_neighbor_bytes(comm, recvcounts, recvtype)

@@ -391,11 +391,13 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
     return MPI_SUCCESS;
 }
 
-/* A nonblocking alltoallv or alltoallw with no explicit choice: whether its
- * choice reads the agreed sizes (*sized): a tuning rule could match them,
- * or the model decides (XCHG_ONLINE=0). Else it runs `mpi` (online.h) and
- * agrees nothing: the agreement, a task's MPI_Iallreduce, made a nonblocking
- * `mpi` alltoallv 2.1-3.9x MPI's own at 16 B-32 KiB on 4 ranks here
+/* A nonblocking alltoallv, alltoallw or neighbourhood alltoallv with no
+ * explicit choice: whether its choice reads the agreed sizes or pattern
+ * (*sized): a tuning rule could match them, or the model decides
+ * (XCHG_ONLINE=0). Else it runs `mpi` (online.h) and agrees nothing: the
+ * agreement, a task's MPI_Iallreduce, made a nonblocking `mpi` alltoallv
+ * 2.1-3.9x MPI's own at 16 B-32 KiB on 4 ranks here, and the model's
+ * neighbourhood choice in a task 1.2-3.5x MPI's own
  * (docs/results/selection/online/nonblocking/), so a blocking call's
  * learned winner is not looked up. The same on every rank. */
 static int nonblocking_reads_sizes(xchg_coll coll, int *sized)
@@ -421,8 +423,7 @@ int xchg_select_nonblocking_now(xchg_context *ctx, const xchg_args *args, xchg_c
 {
     const char *source;
     *chosen = 0;
-    if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) return MPI_SUCCESS;
-    if (!xchg_coll_is_v(args->coll)) {
+    if (!xchg_coll_is_v(args->coll) && args->coll != XCHG_NEIGHBOR_ALLTOALLV) {
         *chosen = 1;
         return xchg_select_call(ctx, args, XCHG_SELECT_NONBLOCKING, out);
     }

@@ -29,10 +29,11 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form 
                      xchg_choice *out);
 
 /* A nonblocking call's choice where it needs no message (*chosen = 1):
- * what xchg_select_call (XCHG_SELECT_NONBLOCKING) gives; always but for an
- * alltoallv or alltoallw whose choice reads agreed sizes, and the
- * neighbourhood collective (agreed patterns), where *chosen = 0 and the
- * call's task selects. Local. */
+ * what xchg_select_call (XCHG_SELECT_NONBLOCKING) gives; an explicit
+ * choice, else for alltoallv, alltoallw and the neighbourhood collective
+ * `mpi` where neither a tuning rule nor the model (XCHG_ONLINE=0) reads
+ * their agreed sizes or pattern: there *chosen = 0 and the call's task
+ * selects (the neighbourhood's with xchg_select_neighbor_call). Local. */
 int xchg_select_nonblocking_now(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
                                 int *chosen);
 
