@@ -27,9 +27,9 @@
  *      and persistent calls never explore. A nonblocking call runs "mpi",
  *      or the winner its signature learned in blocking calls where that
  *      winner posts its messages in one round ("nonblocking", "linear");
- *      alltoallv and alltoallw look none up (their sizes are not agreed);
- *      a repeated "mpi" call goes straight to the library's nonblocking
- *      collective. A persistent request takes the winner its signature
+ *      alltoallv, alltoallw and the neighbourhood alltoallv look none up
+ *      (their sizes or pattern are not agreed); a repeated "mpi" call goes
+ *      straight to the library's nonblocking collective. A persistent request takes the winner its signature
  *      learned in blocking calls, if any, else measures at init: its
  *      candidates (as above; for
  *      the neighbourhood alltoallv step 5's choice, its best of standard
@@ -215,7 +215,12 @@ int XCHG_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
  * (e.g. "locality"), each call adds one MPI_Allreduce of an int, so that all
  * ranks agree whether the cached plan still fits; "standard" adds nothing.
  * The nonblocking request completes in XCHG_Wait / XCHG_Test, which free it
- * and set it to XCHG_REQUEST_NULL. */
+ * and set it to XCHG_REQUEST_NULL. Selection as for the init, but the cost
+ * model's "standard" runs as "mpi" (the MPI library's own sends the same
+ * messages), its pattern agreed on XCHG_AGREE's schedule, and a repeated
+ * blocking "mpi" call goes straight to the library between agreements; a
+ * nonblocking call runs "mpi" unless a tuning rule or XCHG_ONLINE=0 lets
+ * the model decide. */
 int XCHG_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);

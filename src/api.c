@@ -17,6 +17,7 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/hot.h"
+#include "neighbor_fast.h"
 #include "nonblocking_fast.h"
 #include "select/online.h"
 #include "select/online_fast.h" /* alltoall's and allgather's front, inline */
@@ -162,6 +163,7 @@ int XCHG_Comm_set_algorithm(MPI_Comm comm, const char *collective, const char *s
     if (rc == MPI_SUCCESS) rc = xchg_coll_from_name(collective, &coll);
     if (rc == MPI_SUCCESS) xchg_online_disarm(ctx, coll);
     if (rc == MPI_SUCCESS) xchg_nonblocking_fast_disarm(ctx, coll);
+    if (rc == MPI_SUCCESS && coll == XCHG_NEIGHBOR_ALLTOALLV) xchg_neighbor_fast_disarm(ctx);
     if (rc == MPI_SUCCESS && (selection == NULL || *selection == '\0')) {
         ctx->has_override[coll] = 0;
         return MPI_SUCCESS;

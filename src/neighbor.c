@@ -3,9 +3,9 @@
  * distributed-graph communicator or from an XCHG_Topo; the arguments are
  * normalized per neighbour (xchg_args_neighbor_alltoallv), and the request
  * is the persistent collectives' own (src/request.h), so XCHG_Start, Wait,
- * Test and Request_free serve it unchanged. A nonblocking call whose
- * normal path posted `mpi` arms the fast path of the next
- * (nonblocking_fast.h), which reads no neighbour list.
+ * Test and Request_free serve it unchanged. A blocking or nonblocking call
+ * whose normal path ran `mpi` arms the fast path of the next of its form
+ * (neighbor_fast.h, nonblocking_fast.h), which reads no neighbour list.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +19,7 @@
 #include "core/pattern_cache.h"
 #include "core/plan.h"
 #include "core/topology.h"
+#include "neighbor_fast.h"
 #include "nonblocking_fast.h"
 #include "request.h"
 #include "select/select.h"
@@ -405,6 +406,7 @@ int xchg_neighbor_pattern_plan(xchg_context *ctx, xchg_args *args, int nonblocki
     if (rc == MPI_SUCCESS && !device && !chosen)
         rc = xchg_select_neighbor_call(ctx, args, &choice, &automatic);
     if (rc != MPI_SUCCESS) return rc;
+    if (!nonblocking) xchg_neighbor_fast_arm(ctx, &choice, device, automatic);
     return xchg_plan_get_pattern(ctx, &choice, args,
                                  automatic ? xchg_select_neighbor_agreed : NULL, plan);
 }
@@ -415,7 +417,13 @@ int XCHG_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
 {
     xchg_context *ctx;
     xchg_args args;
-    int rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+    xchg_nonblocking_call call = {XCHG_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls,
+                                  sendtype, recvbuf, recvcounts, rdispls, recvtype};
+    int rc = xchg_context_get(comm, &ctx);
+    if (rc == MPI_SUCCESS && xchg_neighbor_fast_take(ctx, &call))
+        return xchg_raise(comm, xchg_neighbor_fast_run(ctx, &call));
+    if (rc == MPI_SUCCESS)
+        rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                            recvcounts, rdispls, recvtype, 0, &ctx, &args);
     if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
     return xchg_raise(comm, rc);

@@ -83,8 +83,8 @@ void persistent_dense_init(void);
 /* tests/online_nonblocking.c: what nonblocking calls choose. */
 void nonblocking_choice(void);
 
-/* tests/online_nonblocking_neighbor.c: what nonblocking neighbourhood calls
- * choose (called by nonblocking_choice). */
+/* tests/online_neighbor_paths.c: what neighbourhood calls choose and their
+ * fast paths (called by nonblocking_choice). */
 void nonblocking_neighbor_choice(void);
 
 /* MPI_Init, world_rank, no XCHG_<COLL> selection from the environment. */

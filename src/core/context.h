@@ -46,6 +46,13 @@ typedef struct xchg_nonblocking_fast {
     xchg_choice choice;              /* `mpi`, fitted (for ctx->last) */
 } xchg_nonblocking_fast;
 
+/* The fast path of blocking neighbourhood `mpi` calls (src/neighbor_fast.c). */
+typedef struct xchg_neighbor_fast {
+    int armed;
+    int agreed;                      /* automatic: counts calls on XCHG_AGREE's schedule */
+    xchg_choice choice;              /* `mpi`, fitted (for ctx->last) */
+} xchg_neighbor_fast;
+
 typedef struct xchg_context {
     /* What a decided call's fast path reads (src/select/online_fast.c),
      * first, in one cache line: in a program that computes between its
@@ -79,6 +86,7 @@ typedef struct xchg_context {
     xchg_select_state selection; /* automatic selection's memory, src/select/'s
                                     (select_state.h) */
     xchg_nonblocking_fast nonblocking_fast[XCHG_NUM_COLL];
+    xchg_neighbor_fast neighbor_fast;
 
     int num_plans;
     unsigned long plan_clock;

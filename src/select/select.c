@@ -195,6 +195,24 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_
     return MPI_SUCCESS;
 }
 
+/* A blocking or nonblocking neighbourhood call's `standard` from the model
+ * or the fixed rule runs as `mpi`: its communicator carries the call's
+ * graph, and the MPI library's own collective sends the same messages
+ * (Open MPI 4.1 and MPICH 4 post one receive per source and one send per
+ * destination, as `standard` does), without xchg's path around it once
+ * the fast path takes the calls (src/neighbor_fast.c): `standard` through
+ * xchg was 1.1-1.6x MPI's own blocking call at 16 B-1 KiB on 2-4 ranks
+ * (docs/results/selection/online/nonblocking-neighbor/). A tuning rule's or
+ * an explicit `standard` stays; a persistent init (perhaps an XCHG_Topo
+ * without the graph) measures its candidates instead (online_init.c). */
+static int standard_runs_as_library(const xchg_select_input *in, const char *source,
+                                    const xchg_choice *choice)
+{
+    int by_rule = strcmp(source, "the cost model") == 0 || strcmp(source, "the fixed rule") == 0;
+    return in->coll == XCHG_NEIGHBOR_ALLTOALLV && !in->persistent_init && by_rule &&
+           strcmp(choice->algo->name, "standard") == 0;
+}
+
 /* XCHG_VERBOSE: rank 0 of the communicator says what was chosen and why,
  * whenever the automatic choice changes (with the model's runners-up). */
 static void report_choice(xchg_context *ctx, const xchg_select_input *in, const char *source,
@@ -219,6 +237,9 @@ static void report_choice(xchg_context *ctx, const xchg_select_input *in, const 
                         (long long)in->nbr.remote_msgs, (long long)in->nbr.local_msgs,
                         (long long)in->nbr.remote_bytes, (long long)in->nbr.local_bytes,
                         (long long)in->nbr.remote_nodes);
+    if (standard_runs_as_library(in, source, choice))
+        len += snprintf(line + len, sizeof line - (size_t)len,
+                        "; runs as mpi (the MPI library's own: the same messages)");
     const xchg_platform *plat;
     int total = 0;
     if (strcmp(source, "the cost model") == 0 && xchg_select_platform(&plat) == MPI_SUCCESS &&
@@ -317,9 +338,16 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
     return MPI_SUCCESS;
 }
 
+static int library_for_standard(const xchg_context *ctx, const xchg_select_input *in,
+                                const char *source, xchg_choice *out)
+{
+    if (!standard_runs_as_library(in, source, out)) return MPI_SUCCESS;
+    return xchg_choice_library(ctx, XCHG_NEIGHBOR_ALLTOALLV, out);
+}
+
 /* neighbor_alltoallv: *decided = 1 and the choice when no agreement is
  * needed: a tuning rule that matches without sizes, or a blocking call under
- * XCHG_AGREE=never (the fixed rule); *mode: XCHG_AGREE's. */
+ * XCHG_AGREE=never (the fixed rule, as `mpi`); *mode: XCHG_AGREE's. */
 static int neighbor_unagreed(xchg_context *ctx, xchg_select_form form, xchg_choice *out,
                              int *decided, agree_mode *mode)
 {
@@ -330,7 +358,9 @@ static int neighbor_unagreed(xchg_context *ctx, xchg_select_form form, xchg_choi
     int rc = agree_mode_of_env(mode);
     if (rc == MPI_SUCCESS) rc = xchg_tuning_lookup(&in, &tuned);
     *decided = rc == MPI_SUCCESS && (tuned || (!persistent && *mode == AGREE_NEVER));
-    return *decided ? automatic_choice(ctx, &in, out, &source) : rc;
+    if (!*decided) return rc;
+    rc = automatic_choice(ctx, &in, out, &source);
+    return rc == MPI_SUCCESS ? library_for_standard(ctx, &in, source, out) : rc;
 }
 
 /* The agreed pattern's automatic choice (into the pattern cache's agreed
@@ -346,6 +376,7 @@ static int neighbor_agreed(xchg_context *ctx, const xchg_args *args, int persist
     if (rc == MPI_SUCCESS) rc = automatic_choice(ctx, in, out, source);
     if (rc != MPI_SUCCESS || persistent_init) /* a persistent rule is no blocking call's */
         return rc;
+    if ((rc = library_for_standard(ctx, in, *source, out)) != MPI_SUCCESS) return rc;
     cache->agreed_choice = *out;
     cache->has_agreed_choice = 1;
     return MPI_SUCCESS;

@@ -41,8 +41,10 @@ failed=0
 one() {
     local name=$1 n=$2 prog=$3 mode=$4; shift 4
     # Online selection may try `mpi` on host buffers, which the checks of
-    # "what ran" would take for the device route: off here.
-    set -- XCHG_ONLINE=0 "$@"
+    # "what ran" would take for the device route: off here. Likewise the
+    # neighbourhood collective's model runs its `standard` as `mpi`
+    # (src/select/select.c): `standard` chosen explicitly.
+    set -- XCHG_ONLINE=0 XCHG_NEIGHBOR_ALLTOALLV=standard "$@"
     local forward=() v out line
     if "$launcher" --version 2>&1 | grep -q "Open MPI"; then
         forward=(--oversubscribe)

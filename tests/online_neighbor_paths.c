@@ -1,10 +1,10 @@
 /*
- * What a nonblocking neighbourhood alltoallv chooses (src/select/select.h:
- * xchg_select_nonblocking_now: `mpi` with no explicit choice, no tuning
- * rule and XCHG_ONLINE on; src/persistent.c: posted at the call;
- * src/nonblocking_fast.c: the fast path of the next call), part of
+ * What a neighbourhood alltoallv chooses and how it runs it, part of
  * xchg-online's nonblocking phase. Each result is checked byte for byte
- * against PMPI_Neighbor_alltoallv, the algorithm the same on every rank:
+ * against PMPI_Neighbor_alltoallv, the algorithm the same on every rank.
+ * Nonblocking (src/select/select.h: xchg_select_nonblocking_now: `mpi` with
+ * no explicit choice, no tuning rule and XCHG_ONLINE on; src/persistent.c:
+ * posted at the call; src/nonblocking_fast.c: the fast path of the next):
  *   posted   on a ring graph with a chord from rank 0 to rank P/2, four
  *            calls: the first, a task (it sets the new communicator's
  *            context up, which needs messages), the normal path (posted at
@@ -18,6 +18,15 @@
  *            sizes), none on even ones: the neighbourhood call posts at
  *            once on even ranks and runs in a task behind it on odd ones,
  *            and both choose `mpi`.
+ * Blocking (src/neighbor_fast.c: after a call ran `mpi`, the next goes to
+ * the library; src/select/select.c: the model's `standard` runs as `mpi`):
+ *   model    the ring's calls run `mpi`, the second on arms the fast path;
+ *   sampled  a tuning file's rules by the agreed bytes per message (`mpi`
+ *            up to 63 B, `standard` above): calls 0-7 of 4-12 B, then of
+ *            160-168 B; the agreements of XCHG_AGREE=sampled fall on calls
+ *            0, 1, 4 and 16 whichever path the calls between take, so calls
+ *            0-15 run `mpi` (8-15 on the fast path, on the choice agreed at
+ *            call 4) and calls 16-19 `standard`, the path disarmed.
  */
 #include <unistd.h>
 
@@ -57,9 +66,11 @@ static MPI_Comm graph_of(const ring *g)
     return graph;
 }
 
-/* One nonblocking call with `base`, against PMPI's; started: whether a task
- * was outstanding after the start; ran: the algorithm it ran. */
-static void neighbor_call(MPI_Comm graph, int base, const char *what, int *started, char *ran)
+/* One call with `base`, nonblocking or blocking, against PMPI's; started:
+ * whether a task was outstanding after a nonblocking call's start; ran:
+ * the algorithm it ran. */
+static void call_on(MPI_Comm graph, int base, int blocking, const char *what, int *started,
+                    char *ran)
 {
     int me, P;
     ring g;
@@ -71,10 +82,12 @@ static void neighbor_call(MPI_Comm graph, int base, const char *what, int *start
                                                                             sizeof(int));
     for (int i = 0; i < g.stotal; i++) send[i] = me * 1000 + base * 100 + i;
     XCHG_Request req;
-    int err = XCHG_Ineighbor_alltoallv(send, g.sc, g.sd, MPI_INT, got, g.rc, g.rd, MPI_INT, graph,
-                                       &req);
+    int err = blocking ? XCHG_Neighbor_alltoallv(send, g.sc, g.sd, MPI_INT, got, g.rc, g.rd,
+                                                 MPI_INT, graph)
+                       : XCHG_Ineighbor_alltoallv(send, g.sc, g.sd, MPI_INT, got, g.rc, g.rd,
+                                                  MPI_INT, graph, &req);
     *started = xchg_tasks_outstanding();
-    if (err == MPI_SUCCESS) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
+    if (err == MPI_SUCCESS && !blocking) err = XCHG_Wait(&req, MPI_STATUS_IGNORE);
     CHECK_MPI(PMPI_Neighbor_alltoallv(send, g.sc, g.sd, MPI_INT, want, g.rc, g.rd, MPI_INT,
                                       graph));
     check(err == MPI_SUCCESS && memcmp(got, want, (size_t)g.rtotal * sizeof(int)) == 0, what,
@@ -83,11 +96,25 @@ static void neighbor_call(MPI_Comm graph, int base, const char *what, int *start
     free(send), free(got), free(want);
 }
 
-static int armed(MPI_Comm graph)
+/* call_on, nonblocking. */
+static void neighbor_call(MPI_Comm graph, int base, const char *what, int *started, char *ran)
+{
+    call_on(graph, base, 0, what, started, ran);
+}
+
+/* The same, blocking (*started: 0). */
+static void blocking_call(MPI_Comm graph, int base, const char *what, char *ran)
+{
+    int started;
+    call_on(graph, base, 1, what, &started, ran);
+}
+
+static int armed(MPI_Comm graph, int blocking)
 {
     xchg_context *ctx;
     CHECK_MPI(xchg_context_get(graph, &ctx));
-    return ctx->nonblocking_fast[XCHG_NEIGHBOR_ALLTOALLV].armed;
+    return blocking ? ctx->neighbor_fast.armed
+                    : ctx->nonblocking_fast[XCHG_NEIGHBOR_ALLTOALLV].armed;
 }
 
 static void posted_and_explicit(void)
@@ -105,14 +132,14 @@ static void posted_and_explicit(void)
         check(strcmp(ran, "mpi") == 0, what, ran);
         if (call == 0) continue; /* a task: the context's setup */
         check(!started, what, "a task was outstanding after the start");
-        check(armed(graph), what, "the fast path is not armed");
+        check(armed(graph, 0), what, "the fast path is not armed");
     }
     CHECK_MPI(XCHG_Comm_set_algorithm(graph, "neighbor_alltoallv", "standard"));
-    check(!armed(graph), "neighbour explicit", "XCHG_Comm_set_algorithm left the path armed");
+    check(!armed(graph, 0), "neighbour explicit", "XCHG_Comm_set_algorithm left the path armed");
     neighbor_call(graph, 2, "neighbour explicit", &started, ran);
     check(strcmp(ran, "standard") == 0, "neighbour explicit", ran);
     check(!started, "neighbour explicit", "a task was outstanding after the start");
-    check(!armed(graph), "neighbour explicit", "standard armed the path of mpi");
+    check(!armed(graph, 0), "neighbour explicit", "standard armed the path of mpi");
     CHECK_MPI(MPI_Comm_free(&graph));
 }
 
@@ -131,23 +158,34 @@ static XCHG_Request task_ahead(MPI_Comm graph, int *buf, int *counts, int *displ
     return v;
 }
 
+/* Load a tuning file of `rules` (into path, removed by rules_unload);
+ * 0 when this build reads none (without Jansson). */
+static int rules_load(const char *rules, char *path, const char *what)
+{
+    int fd = mkstemp(path);
+    int written = fd >= 0 && write(fd, rules, strlen(rules)) == (ssize_t)strlen(rules);
+    if (fd >= 0) close(fd);
+    if (written && xchg_tuning_load(path) == MPI_SUCCESS) return 1;
+    check(1, what, "skipped (no tuning file)");
+    unlink(path);
+    return 0;
+}
+
+static void rules_unload(const char *path)
+{
+    CHECK_MPI(xchg_tuning_load(NULL));
+    unlink(path);
+}
+
 static void behind(void)
 {
     int me, P, started;
-    char ran[NAME_LEN];
+    char ran[NAME_LEN], path[] = "/tmp/xchg-online-neighbor-XXXXXX";
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
-    char path[] = "/tmp/xchg-online-neighbor-XXXXXX";
-    int fd = mkstemp(path);
-    const char *rule = "{\"xchg_tuning\": 1, \"rules\": {\"alltoallv\": "
-                       "[{\"bytes\": [0, 1000000000], \"algorithm\": \"mpi\"}]}}\n";
-    int written = fd >= 0 && write(fd, rule, strlen(rule)) == (ssize_t)strlen(rule);
-    if (fd >= 0) close(fd);
-    if (!written || xchg_tuning_load(path) != MPI_SUCCESS) { /* built without Jansson */
-        check(1, "neighbour behind: skipped (no tuning file)", XCHG_Last_error());
-        unlink(path);
-        return;
-    }
+    const char *rules = "{\"xchg_tuning\": 1, \"rules\": {\"alltoallv\": "
+                        "[{\"bytes\": [0, 1000000000], \"algorithm\": \"mpi\"}]}}\n";
+    if (!rules_load(rules, path, "neighbour behind")) return;
     ring g;
     ring_make(me, P, 1, &g);
     MPI_Comm graph = graph_of(&g);
@@ -160,8 +198,54 @@ static void behind(void)
     check(me % 2 == 0 ? !ahead : P == 1 || ahead, "neighbour behind: a task ahead on odd ranks",
           ahead ? "a task ahead" : "none ahead");
     free(buf);
-    CHECK_MPI(xchg_tuning_load(NULL));
-    unlink(path);
+    rules_unload(path);
+    CHECK_MPI(MPI_Comm_free(&graph));
+}
+
+static void blocking_model(void)
+{
+    int me, P;
+    char what[128], ran[NAME_LEN];
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    ring g;
+    ring_make(me, P, 1, &g);
+    MPI_Comm graph = graph_of(&g);
+    for (int call = 0; call < 4; call++) {
+        snprintf(what, sizeof what, "neighbour blocking, call %d", call);
+        blocking_call(graph, call < 3 ? 1 : 5, what, ran);
+        check(strcmp(ran, "mpi") == 0, what, ran);
+        check(armed(graph, 1), what, "the blocking fast path is not armed");
+    }
+    CHECK_MPI(XCHG_Comm_set_algorithm(graph, "neighbor_alltoallv", "standard"));
+    check(!armed(graph, 1), "neighbour blocking explicit", "set_algorithm left the path armed");
+    blocking_call(graph, 2, "neighbour blocking explicit", ran);
+    check(strcmp(ran, "standard") == 0, "neighbour blocking explicit", ran);
+    CHECK_MPI(MPI_Comm_free(&graph));
+}
+
+static void blocking_sampled(void)
+{
+    int me, P;
+    char what[128], ran[NAME_LEN], path[] = "/tmp/xchg-online-neighbor-XXXXXX";
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    const char *rules = "{\"xchg_tuning\": 1, \"rules\": {\"neighbor_alltoallv\": ["
+                        "{\"bytes\": [0, 63], \"algorithm\": \"mpi\"},"
+                        "{\"bytes\": [64, null], \"algorithm\": \"standard\"}]}}\n";
+    if (P == 1 || !rules_load(rules, path, "neighbour blocking sampled")) return;
+    ring g;
+    ring_make(me, P, 1, &g);
+    MPI_Comm graph = graph_of(&g);
+    for (int call = 0; call < 20; call++) {
+        snprintf(what, sizeof what, "neighbour blocking sampled, call %d", call);
+        blocking_call(graph, call < 8 ? 1 : 40, what, ran);
+        const char *want = call < 16 ? "mpi" : "standard";
+        check(strcmp(ran, want) == 0, what, ran);
+        check(armed(graph, 1) == (call < 16), what, call < 16 ? "the path is not armed"
+                                                             : "the path is still armed");
+    }
+    rules_unload(path);
     CHECK_MPI(MPI_Comm_free(&graph));
 }
 
@@ -169,4 +253,6 @@ void nonblocking_neighbor_choice(void)
 {
     posted_and_explicit();
     behind();
+    blocking_model();
+    blocking_sampled();
 }

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The neighbourhood alltoallv against the MPI library's own, for the tree
+# before this study's change (BEFORE, main at d16267f: a nonblocking call a
+# task running the cost model's choice) and after (AFTER, default HEAD:
+# `mpi` posted at the call, then its fast path). Both trees exported with
+# git archive and built Release (the libraries only) into a temporary
+# directory.
+#  1. neighbor.c (nonblocking rows: MPI's own, the drop-in's, xchg's API;
+#     blocking rows: MPI's own, xchg's) on the `ring` and `all` graphs at
+#     NPS ranks, alternating jobs (before, after; after, before; ...), REPS
+#     times: results.csv.
+#  2. A real program, unmodified: PETSc's KSP tutorial ex2 (a 2-D Laplacian
+#     on an M x M grid, rows split across ranks, GMRES with block Jacobi,
+#     ITS iterations) with `-sf_type neighbor`, so that every MatMult's
+#     halo exchange is PetscSF's MPI_Ineighbor_alltoallv on a distributed-
+#     graph communicator, then MPI_Wait after the local product. Under the
+#     MPI library alone (`MPI`) and under each tree's drop-in (LD_PRELOAD of
+#     libxchg-mpi.so), alternating, PETSC_REPS times; -log_view's MatMult
+#     and KSPSolve times (the slowest rank's), the error norm and the
+#     iterations (they must agree): petsc.csv. Needs petsc-dev (Debian's
+#     3.18: its examples package has ex2.c); PETSC_M="" skips it.
+#   usage: docs/results/selection/online/nonblocking-neighbor/run.sh
+#   env:   NPS="2 4" GRAPHS="ring all" REPS=2 MIN=16 MAX=65536 ITERS=200 ROUNDS=5
+#          WARM=50 BEFORE=d16267f AFTER=HEAD (AFTER=. : this working tree)
+#          PETSC_M="200 600" PETSC_ITS=400 PETSC_NP=4 PETSC_REPS=4
+#          LAUNCH="mpirun.openmpi --oversubscribe" MPICC=mpicc.openmpi
+#   writes results.csv and petsc.csv here (every row of every job), then
+#   runs tables.py
+# About 6 minutes on this project's 2-core machine.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here/../../../../.."
+root=$PWD
+nps=${NPS:-"2 4"} graphs=${GRAPHS:-"ring all"} reps=${REPS:-2}
+read -r -a launch <<< "${LAUNCH:-mpirun.openmpi --oversubscribe}"
+export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+declare -A rev=([before]=${BEFORE:-d16267f} [after]=${AFTER:-HEAD})
+for side in before after; do
+    mkdir -p "$tmp/$side"
+    if [ "${rev[$side]}" = . ]; then
+        tar -C "$root" --exclude='./build*' --exclude=./.devkit --exclude=./.git -cf - . |
+            tar -x -C "$tmp/$side"
+    else
+        git archive "${rev[$side]}" | tar -x -C "$tmp/$side"
+    fi
+    echo "# building $side (${rev[$side]})" >&2
+    cmake -S "$tmp/$side" -B "$tmp/$side/build" -G Ninja -DMPI_C_COMPILER="${MPICC:-mpicc.openmpi}" \
+        -DCMAKE_BUILD_TYPE=Release -DXCHG_BUILD_TESTS=OFF >/dev/null
+    ninja -C "$tmp/$side/build" xchg_shared xchg_mpi >/dev/null
+    b=$tmp/$side/build
+    "${MPICC:-mpicc.openmpi}" -O2 -I"$tmp/$side/include" "$here/neighbor.c" -o "$b/neighbor" \
+        -L"$b/src/interpose" -lxchg-mpi -L"$b" -lxchg -Wl,-rpath,"$b/src/interpose:$b"
+done
+csv=$here/results.csv
+echo "side,rev,job,graph,P,bytes,form,row,algorithm,median_us,ratio" > "$csv"
+job=0
+for ((r = 0; r < reps; r++)); do
+    order="before after"
+    [ $((r % 2)) = 1 ] && order="after before"
+    for np in $nps; do
+        for graph in $graphs; do
+            for side in $order; do
+                job=$((job + 1))
+                echo "# job $job: $side, P=$np, $graph" >&2
+                timeout 600 "${launch[@]}" -n "$np" "$tmp/$side/build/neighbor" "$graph" \
+                    "${MIN:-16}" "${MAX:-65536}" "${ITERS:-200}" "${ROUNDS:-5}" "${WARM:-50}" |
+                    tail -n +2 | sed "s/^/$side,${rev[$side]},$job,/" >> "$csv"
+            done
+        done
+    done
+done
+
+petsc_m=${PETSC_M-200 600}
+ex2=/usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials/ex2.c
+if [ -n "$petsc_m" ] && [ -f "$ex2" ]; then
+    "${MPICC:-mpicc.openmpi}" -O2 "$ex2" -o "$tmp/ex2" $(pkg-config --cflags --libs PETSc)
+    echo "side,rev,rep,m,P,its,norm,matmult_s,kspsolve_s" > "$here/petsc.csv"
+    for ((r = 0; r < ${PETSC_REPS:-4}; r++)); do
+        order="MPI before after"
+        [ $((r % 2)) = 1 ] && order="after before MPI"
+        for m in $petsc_m; do
+            for side in $order; do
+                echo "# petsc ex2 m=$m, $side, rep $r" >&2
+                preload=()
+                [ "$side" = MPI ] ||
+                    preload=(-x "LD_PRELOAD=$tmp/$side/build/src/interpose/libxchg-mpi.so")
+                out=$(timeout 600 "${launch[@]}" -n "${PETSC_NP:-4}" "${preload[@]}" "$tmp/ex2" \
+                    -m "$m" -n "$m" -sf_type neighbor -ksp_max_it "${PETSC_ITS:-400}" \
+                    -ksp_norm_type unpreconditioned -log_view)
+                norm=$(sed -n 's/^Norm of error \([^ ]*\) iterations \([0-9]*\)/\1,\2/p' <<< "$out")
+                matmult=$(awk '$1 == "MatMult" {print $4}' <<< "$out")
+                solve=$(awk '$1 == "KSPSolve" {print $4}' <<< "$out")
+                echo "$side,${rev[$side]:-none},$r,$m,${PETSC_NP:-4},${norm#*,},${norm%,*},$matmult,$solve" \
+                    >> "$here/petsc.csv"
+            done
+        done
+    done
+fi
+/usr/bin/python3 "$here/tables.py"
