@@ -213,6 +213,13 @@ static int standard_runs_as_library(const xchg_select_input *in, const char *sou
            strcmp(choice->algo->name, "standard") == 0;
 }
 
+static int library_for_standard(const xchg_context *ctx, const xchg_select_input *in,
+                                const char *source, xchg_choice *out)
+{
+    if (!standard_runs_as_library(in, source, out)) return MPI_SUCCESS;
+    return xchg_choice_library(ctx, XCHG_NEIGHBOR_ALLTOALLV, out);
+}
+
 /* XCHG_VERBOSE: rank 0 of the communicator says what was chosen and why,
  * whenever the automatic choice changes (with the model's runners-up). */
 static void report_choice(xchg_context *ctx, const xchg_select_input *in, const char *source,
@@ -286,6 +293,7 @@ int xchg_select_explain(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_c
     if (rc == MPI_SUCCESS && !why) {
         xchg_select_input in = xchg_select_input_of(ctx, coll, bytes);
         rc = automatic_choice(ctx, &in, out, &why);
+        if (rc == MPI_SUCCESS) rc = library_for_standard(ctx, &in, why, out); /* as calls run */
     }
     if (source) *source = why;
     return rc;
@@ -336,13 +344,6 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
     in->max_block_bytes = global[1];
     in->max_peers = (int)global[2];
     return MPI_SUCCESS;
-}
-
-static int library_for_standard(const xchg_context *ctx, const xchg_select_input *in,
-                                const char *source, xchg_choice *out)
-{
-    if (!standard_runs_as_library(in, source, out)) return MPI_SUCCESS;
-    return xchg_choice_library(ctx, XCHG_NEIGHBOR_ALLTOALLV, out);
 }
 
 /* neighbor_alltoallv: *decided = 1 and the choice when no agreement is
@@ -429,8 +430,9 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
  * agreement, a task's MPI_Iallreduce, made a nonblocking `mpi` alltoallv
  * 2.1-3.9x MPI's own at 16 B-32 KiB on 4 ranks here, and the model's
  * neighbourhood choice in a task 1.2-3.5x MPI's own
- * (docs/results/selection/online/nonblocking/), so a blocking call's
- * learned winner is not looked up. The same on every rank. */
+ * (docs/results/selection/online/nonblocking/ and nonblocking-neighbor/),
+ * so a blocking call's learned winner is not looked up. The same on every
+ * rank. */
 static int nonblocking_reads_sizes(xchg_coll coll, int *sized)
 {
     int on, rules, rc = xchg_online_enabled(&on);

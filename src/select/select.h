@@ -42,7 +42,8 @@ int xchg_select_nonblocking_now(xchg_context *ctx, const xchg_args *args, xchg_c
  * the fixed rule, with *automatic = 0; otherwise the cost model's, agreed
  * on `args` on the schedule of XCHG_AGREE (collective then: one
  * MPI_Allreduce) and between those calls the last agreed one, with
- * *automatic = 1. */
+ * *automatic = 1. The model's or the fixed rule's `standard` comes back
+ * as `mpi` (select.c: library_for_standard). */
 int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
                               int *automatic);
 

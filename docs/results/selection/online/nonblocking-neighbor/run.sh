@@ -10,23 +10,25 @@
 #     NPS ranks, alternating jobs (before, after; after, before; ...), REPS
 #     times: results.csv.
 #  2. A real program, unmodified: PETSc's KSP tutorial ex2 (a 2-D Laplacian
-#     on an M x M grid, rows split across ranks, GMRES with block Jacobi,
-#     ITS iterations) with `-sf_type neighbor`, so that every MatMult's
-#     halo exchange is PetscSF's MPI_Ineighbor_alltoallv on a distributed-
-#     graph communicator, then MPI_Wait after the local product. Under the
+#     on an M x M grid, rows split across ranks), run as a fixed number of
+#     Richardson iterations with Jacobi (ITS MatMults, no norms: no
+#     allreduce) with `-sf_type neighbor`, so that every MatMult's halo
+#     exchange is PetscSF's MPI_Ineighbor_alltoallv on a distributed-graph
+#     communicator, then MPI_Wait after the local product. Under the
 #     MPI library alone (`MPI`) and under each tree's drop-in (LD_PRELOAD of
-#     libxchg-mpi.so), alternating, PETSC_REPS times; -log_view's MatMult
+#     libxchg-mpi.so), alternating, at PETSC_NPS ranks, PETSC_REPS times; -log_view's MatMult
 #     and KSPSolve times (the slowest rank's), the error norm and the
 #     iterations (they must agree): petsc.csv. Needs petsc-dev (Debian's
 #     3.18: its examples package has ex2.c); PETSC_M="" skips it.
 #   usage: docs/results/selection/online/nonblocking-neighbor/run.sh
 #   env:   NPS="2 4" GRAPHS="ring all" REPS=2 MIN=16 MAX=65536 ITERS=200 ROUNDS=5
 #          WARM=50 BEFORE=d16267f AFTER=HEAD (AFTER=. : this working tree)
-#          PETSC_M="200 600" PETSC_ITS=400 PETSC_NP=4 PETSC_REPS=4
+#          PETSC_M="50 200" PETSC_ITS=4000 PETSC_NPS="2 4" PETSC_REPS=8
+#          (NPS="": no microbenchmark, results.csv kept)
 #          LAUNCH="mpirun.openmpi --oversubscribe" MPICC=mpicc.openmpi
 #   writes results.csv and petsc.csv here (every row of every job), then
 #   runs tables.py
-# About 6 minutes on this project's 2-core machine.
+# About 10 minutes on this project's 2-core machine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../../../../.."
@@ -55,9 +57,9 @@ for side in before after; do
         -L"$b/src/interpose" -lxchg-mpi -L"$b" -lxchg -Wl,-rpath,"$b/src/interpose:$b"
 done
 csv=$here/results.csv
-echo "side,rev,job,graph,P,bytes,form,row,algorithm,median_us,ratio" > "$csv"
+[ -z "$nps" ] || echo "side,rev,job,graph,P,bytes,form,row,algorithm,median_us,ratio" > "$csv"
 job=0
-for ((r = 0; r < reps; r++)); do
+for ((r = 0; r < reps && ${#nps} > 0; r++)); do
     order="before after"
     [ $((r % 2)) = 1 ] && order="after before"
     for np in $nps; do
@@ -73,29 +75,31 @@ for ((r = 0; r < reps; r++)); do
     done
 done
 
-petsc_m=${PETSC_M-200 600}
+petsc_m=${PETSC_M-50 200}
 ex2=/usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials/ex2.c
 if [ -n "$petsc_m" ] && [ -f "$ex2" ]; then
     "${MPICC:-mpicc.openmpi}" -O2 "$ex2" -o "$tmp/ex2" $(pkg-config --cflags --libs PETSc)
     echo "side,rev,rep,m,P,its,norm,matmult_s,kspsolve_s" > "$here/petsc.csv"
-    for ((r = 0; r < ${PETSC_REPS:-4}; r++)); do
+    for ((r = 0; r < ${PETSC_REPS:-8}; r++)); do
         order="MPI before after"
         [ $((r % 2)) = 1 ] && order="after before MPI"
         for m in $petsc_m; do
+          for np in ${PETSC_NPS:-2 4}; do
             for side in $order; do
-                echo "# petsc ex2 m=$m, $side, rep $r" >&2
+                echo "# petsc ex2 m=$m, P=$np, $side, rep $r" >&2
                 preload=()
                 [ "$side" = MPI ] ||
                     preload=(-x "LD_PRELOAD=$tmp/$side/build/src/interpose/libxchg-mpi.so")
-                out=$(timeout 600 "${launch[@]}" -n "${PETSC_NP:-4}" "${preload[@]}" "$tmp/ex2" \
-                    -m "$m" -n "$m" -sf_type neighbor -ksp_max_it "${PETSC_ITS:-400}" \
-                    -ksp_norm_type unpreconditioned -log_view)
+                out=$(timeout 600 "${launch[@]}" -n "$np" "${preload[@]}" "$tmp/ex2" \
+                    -m "$m" -n "$m" -sf_type neighbor -ksp_type richardson -pc_type jacobi \
+                    -ksp_norm_type none -ksp_max_it "${PETSC_ITS:-4000}" -log_view)
                 norm=$(sed -n 's/^Norm of error \([^ ]*\) iterations \([0-9]*\)/\1,\2/p' <<< "$out")
                 matmult=$(awk '$1 == "MatMult" {print $4}' <<< "$out")
                 solve=$(awk '$1 == "KSPSolve" {print $4}' <<< "$out")
-                echo "$side,${rev[$side]:-none},$r,$m,${PETSC_NP:-4},${norm#*,},${norm%,*},$matmult,$solve" \
+                echo "$side,${rev[$side]:-none},$r,$m,$np,${norm#*,},${norm%,*},$matmult,$solve" \
                     >> "$here/petsc.csv"
             done
+          done
         done
     done
 fi
