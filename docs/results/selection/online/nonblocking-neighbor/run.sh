@@ -23,6 +23,7 @@
 #   usage: docs/results/selection/online/nonblocking-neighbor/run.sh
 #   env:   NPS="2 4" GRAPHS="ring all" REPS=2 MIN=16 MAX=65536 ITERS=200 ROUNDS=5
 #          WARM=50 BEFORE=d16267f AFTER=HEAD (AFTER=. : this working tree)
+#          (REPS=4 for the tables of README.md)
 #          PETSC_M="50 200" PETSC_ITS=4000 PETSC_NPS="2 4" PETSC_REPS=8
 #          (NPS="": no microbenchmark, results.csv kept)
 #          LAUNCH="mpirun.openmpi --oversubscribe" MPICC=mpicc.openmpi
@@ -40,6 +41,9 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 declare -A rev=([before]=${BEFORE:-d16267f} [after]=${AFTER:-HEAD})
+for side in before after; do # the CSV's rev: a commit's short hash
+    [ "${rev[$side]}" = . ] || rev[$side]=$(git rev-parse --short "${rev[$side]}")
+done
 for side in before after; do
     mkdir -p "$tmp/$side"
     if [ "${rev[$side]}" = . ]; then
