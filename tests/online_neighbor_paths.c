@@ -66,6 +66,17 @@ static MPI_Comm graph_of(const ring *g)
     return graph;
 }
 
+/* A new communicator with the ring's graph (no xchg context yet). */
+static MPI_Comm new_ring_graph(void)
+{
+    int me, P;
+    ring g;
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
+    ring_make(me, P, 1, &g);
+    return graph_of(&g);
+}
+
 /* One call with `base`, nonblocking or blocking, against PMPI's; started:
  * whether a task was outstanding after a nonblocking call's start; ran:
  * the algorithm it ran. */
@@ -119,13 +130,9 @@ static int armed(MPI_Comm graph, int blocking)
 
 static void posted_and_explicit(void)
 {
-    int me, P, started;
+    int started;
     char what[128], ran[NAME_LEN];
-    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
-    ring g;
-    ring_make(me, P, 1, &g);
-    MPI_Comm graph = graph_of(&g);
+    MPI_Comm graph = new_ring_graph();
     for (int call = 0; call < 4; call++) {
         snprintf(what, sizeof what, "neighbour posted, call %d", call);
         neighbor_call(graph, call < 3 ? 1 : 4, what, &started, ran);
@@ -186,9 +193,7 @@ static void behind(void)
     const char *rules = "{\"xchg_tuning\": 1, \"rules\": {\"alltoallv\": "
                         "[{\"bytes\": [0, 1000000000], \"algorithm\": \"mpi\"}]}}\n";
     if (!rules_load(rules, path, "neighbour behind")) return;
-    ring g;
-    ring_make(me, P, 1, &g);
-    MPI_Comm graph = graph_of(&g);
+    MPI_Comm graph = new_ring_graph();
     int *buf = malloc(8 * (size_t)P * sizeof(int)), *counts = buf + 4 * P, *displs = counts + P;
     XCHG_Request v = task_ahead(graph, buf, counts, displs);
     int ahead = xchg_tasks_outstanding();
@@ -204,13 +209,8 @@ static void behind(void)
 
 static void blocking_model(void)
 {
-    int me, P;
     char what[128], ran[NAME_LEN];
-    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
-    ring g;
-    ring_make(me, P, 1, &g);
-    MPI_Comm graph = graph_of(&g);
+    MPI_Comm graph = new_ring_graph();
     for (int call = 0; call < 4; call++) {
         snprintf(what, sizeof what, "neighbour blocking, call %d", call);
         blocking_call(graph, call < 3 ? 1 : 5, what, ran);
@@ -226,17 +226,14 @@ static void blocking_model(void)
 
 static void blocking_sampled(void)
 {
-    int me, P;
+    int P;
     char what[128], ran[NAME_LEN], path[] = "/tmp/xchg-online-neighbor-XXXXXX";
-    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &P));
     const char *rules = "{\"xchg_tuning\": 1, \"rules\": {\"neighbor_alltoallv\": ["
                         "{\"bytes\": [0, 63], \"algorithm\": \"mpi\"},"
                         "{\"bytes\": [64, null], \"algorithm\": \"standard\"}]}}\n";
     if (P == 1 || !rules_load(rules, path, "neighbour blocking sampled")) return;
-    ring g;
-    ring_make(me, P, 1, &g);
-    MPI_Comm graph = graph_of(&g);
+    MPI_Comm graph = new_ring_graph();
     for (int call = 0; call < 20; call++) {
         snprintf(what, sizeof what, "neighbour blocking sampled, call %d", call);
         blocking_call(graph, call < 8 ? 1 : 40, what, ran);

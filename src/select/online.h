@@ -23,9 +23,10 @@
  * (docs/results/selection/online/nonblocking/): no measurement tells a
  * nonblocking call which. Alltoallv and alltoallw do not look a winner up
  * (its signature needs agreed sizes: select.c). XCHG_ONLINE=0: the model.
- * Blocking and nonblocking neighbourhood calls keep the model
- * (their plans are cached by pattern, looked up after the choice: a
- * pattern that changes on some ranks is found only then).
+ * Blocking neighbourhood calls keep the model (their plans are cached by
+ * pattern, looked up after the choice: a pattern that changes on some
+ * ranks is found only then), its `standard` run as `mpi` (select.c);
+ * nonblocking ones run `mpi` like alltoallv's.
  *
  * The state hangs off the context (ctx->online) but belongs to this module.
  */

@@ -17,9 +17,9 @@
  * be started many times (a solver's halo exchange: thousands of starts), so
  * a few dozen exchanges at init are worth a better algorithm for all of
  * them. A nonblocking call is a request started once: it never measures
- * (it must not block), it takes a learned winner or the model's choice.
- * Blocking and nonblocking neighbourhood calls keep the model (their plans
- * are cached per pattern, chosen before the pattern is compared: online.h).
+ * (it must not block), it takes a learned single-round winner or `mpi`
+ * (select.c). Blocking neighbourhood calls keep the model (their plans are
+ * cached per pattern, chosen before the pattern is compared: online.h).
  *
  * Candidates: dense, those a blocking call's signature explores
  * (online_candidates.c: the model's choice, its best of the other kind and
