@@ -20,7 +20,9 @@
  *            and both choose `mpi`.
  * Blocking (src/neighbor_fast.c: after a call ran `mpi`, the next goes to
  * the library; src/select/select.c: the model's `standard` runs as `mpi`):
- *   model    the ring's calls run `mpi`, the second on arms the fast path;
+ *   model    the ring's calls run `mpi`, each leaving the fast path armed
+ *            (the last with other counts); XCHG_Comm_set_algorithm
+ *            (`standard`) disarms it, and the next call runs `standard`;
  *   sampled  a tuning file's rules by the agreed bytes per message (`mpi`
  *            up to 63 B, `standard` above): calls 0-7 of 4-12 B, then of
  *            160-168 B; the agreements of XCHG_AGREE=sampled fall on calls
@@ -33,7 +35,8 @@
 #include "online_common.h"
 #include "select/tuning.h"
 
-/* The ring both ways, and 0 -> P/2 (P >= 4); counts[i] = base + i % 3. */
+/* The ring both ways, and 0 -> P/2 (P >= 4); a block between ranks a and b
+ * has base + (a + b) % 3 ints, so sender and receiver agree on it. */
 typedef struct ring {
     int in, out, sources[3], dests[3];
     int rc[3], rd[3], sc[3], sd[3], stotal, rtotal;
