@@ -6,7 +6,7 @@
  * and freed), selects (environment, tuning file, the agreed choice), looks
  * the pattern's plan up (comparing counts and displacements) and runs it:
  * about 0.6 us around the library's 0.1 us at P = 1 on this project's
- * machine, 1.1-1.6x MPI's own call at 16 B-1 KiB per neighbour on 2-4
+ * machine, 1.1-1.7x MPI's own call at 16 B-4 KiB per neighbour on 2-4
  * ranks (docs/results/selection/online/nonblocking-neighbor/). When a call
  * ran `mpi` there, the next goes to the library directly, with any counts,
  * displacements and datatypes (the library reads them; `mpi` did not), on

@@ -201,7 +201,7 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_
  * (Open MPI 4.1 and MPICH 4 post one receive per source and one send per
  * destination, as `standard` does), without xchg's path around it once
  * the fast path takes the calls (src/neighbor_fast.c): `standard` through
- * xchg was 1.1-1.6x MPI's own blocking call at 16 B-1 KiB on 2-4 ranks
+ * xchg was 1.1-1.7x MPI's own blocking call at 16 B-4 KiB on 2-4 ranks
  * (docs/results/selection/online/nonblocking-neighbor/). A tuning rule's or
  * an explicit `standard` stays; a persistent init (perhaps an XCHG_Topo
  * without the graph) measures its candidates instead (online_init.c). */
@@ -429,7 +429,7 @@ int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_cho
  * (XCHG_ONLINE=0). Else it runs `mpi` (online.h) and agrees nothing: the
  * agreement, a task's MPI_Iallreduce, made a nonblocking `mpi` alltoallv
  * 2.1-3.9x MPI's own at 16 B-32 KiB on 4 ranks here, and the model's
- * neighbourhood choice in a task 1.2-3.5x MPI's own
+ * neighbourhood choice in a task 1.1-4.4x MPI's own
  * (docs/results/selection/online/nonblocking/ and nonblocking-neighbor/),
  * so a blocking call's learned winner is not looked up. The same on every
  * rank. */
