@@ -28,7 +28,8 @@
  * set up, no task of the communicator ahead (the normal path completes
  * them first), no buffer that could be device memory (xchg_device_never),
  * non-NULL buffers and arrays (a neighbourless rank's NULLs go the normal
- * path). Errors: the library checks what it receives; its error comes back
+ * path), not MPI_IN_PLACE (which MPI does not allow here: the normal path
+ * says so, MPI_ERR_BUFFER). Errors: the library checks what it receives; its error comes back
  * (xchg's communicator returns errors) and is raised through the user's
  * communicator's handler, XCHG_Last_error naming the call.
  */
@@ -55,7 +56,8 @@ int xchg_neighbor_fast_take(xchg_context *ctx, const xchg_nonblocking_call *c)
 {
     const xchg_neighbor_fast *f = &ctx->neighbor_fast;
     if (!f->armed || !ctx->ready || ctx->task_head || !c->sendbuf || !c->recvbuf ||
-        !c->sendcounts || !c->recvcounts || !c->sdispls || !c->rdispls)
+        c->sendbuf == MPI_IN_PLACE || c->recvbuf == MPI_IN_PLACE || !c->sendcounts ||
+        !c->recvcounts || !c->sdispls || !c->rdispls)
         return 0;
     if (!f->agreed) return 1;
     xchg_select_memory *m = &ctx->selection.memory[XCHG_NEIGHBOR_ALLTOALLV];

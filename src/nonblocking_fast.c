@@ -81,7 +81,8 @@ int xchg_nonblocking_fast_takes(const xchg_context *ctx, const xchg_nonblocking_
 {
     const xchg_nonblocking_fast *f = &ctx->nonblocking_fast[c->coll];
     if (!f->armed || !ctx->ready || ctx->task_head || c->sendbuf == MPI_IN_PLACE ||
-        !c->sendbuf || !c->recvbuf || !c->sendcounts || !c->recvcounts)
+        c->recvbuf == MPI_IN_PLACE || !c->sendbuf || !c->recvbuf || !c->sendcounts ||
+        !c->recvcounts)
         return 0;
     if (takes_any_counts(c->coll)) return c->sdispls && c->rdispls;
     return *c->sendcounts == f->sendcount && *c->recvcounts == f->recvcount &&

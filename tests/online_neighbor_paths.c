@@ -11,6 +11,8 @@
  *            the call, no task after the start; it arms the fast path), the
  *            fast path, and the fast path with other counts and
  *            displacements (it takes any);
+ *            then MPI_IN_PLACE is refused with MPI_ERR_BUFFER (the normal
+ *            path's error; MPI does not allow it here), as in blocking calls;
  *   explicit XCHG_Comm_set_algorithm(`standard`) disarms the path: the next
  *            call runs `standard`, posted at the call too (one round);
  *   behind   a task of the graph's communicator ahead on odd ranks (a
@@ -21,8 +23,10 @@
  * Blocking (src/neighbor_fast.c: after a call ran `mpi`, the next goes to
  * the library; src/select/select.c: the model's `standard` runs as `mpi`):
  *   model    the ring's calls run `mpi`, each leaving the fast path armed
- *            (the last with other counts); XCHG_Comm_set_algorithm
- *            (`standard`) disarms it, and the next call runs `standard`;
+ *            (the last with other counts); MPI_IN_PLACE on call 5 (the
+ *            path's: no agreement falls on it) gets the normal path's
+ *            error; XCHG_Comm_set_algorithm(`standard`) disarms the path,
+ *            and the next call runs `standard`;
  *   sampled  a tuning file's rules by the agreed bytes per message (`mpi`
  *            up to 63 B, `standard` above): calls 0-7 of 4-12 B, then of
  *            160-168 B; the agreements of XCHG_AGREE=sampled fall on calls
@@ -131,6 +135,23 @@ static int armed(MPI_Comm graph, int blocking)
                     : ctx->nonblocking_fast[XCHG_NEIGHBOR_ALLTOALLV].armed;
 }
 
+/* MPI_IN_PLACE, which MPI does not allow for a neighbourhood collective,
+ * on a communicator whose fast paths are armed: the normal path's clear
+ * error (MPI_ERR_BUFFER), not the library's reading of it. */
+static void in_place_refused(MPI_Comm graph, int blocking, const char *what)
+{
+    int counts[3] = {1, 1, 1}, displs[3] = {0, 1, 2}, buf[3], cls = MPI_SUCCESS;
+    XCHG_Request req = XCHG_REQUEST_NULL;
+    int err = blocking ? XCHG_Neighbor_alltoallv(MPI_IN_PLACE, counts, displs, MPI_INT, buf,
+                                                 counts, displs, MPI_INT, graph)
+                       : XCHG_Ineighbor_alltoallv(MPI_IN_PLACE, counts, displs, MPI_INT, buf,
+                                                  counts, displs, MPI_INT, graph, &req);
+    if (err != MPI_SUCCESS) MPI_Error_class(err, &cls);
+    check(cls == MPI_ERR_BUFFER && req == XCHG_REQUEST_NULL &&
+              strstr(XCHG_Last_error(), "MPI_IN_PLACE is not valid"),
+          what, err == MPI_SUCCESS ? "MPI_IN_PLACE accepted" : XCHG_Last_error());
+}
+
 static void posted_and_explicit(void)
 {
     int started;
@@ -144,6 +165,7 @@ static void posted_and_explicit(void)
         check(!started, what, "a task was outstanding after the start");
         check(armed(graph, 0), what, "the fast path is not armed");
     }
+    in_place_refused(graph, 0, "neighbour posted, MPI_IN_PLACE");
     CHECK_MPI(XCHG_Comm_set_algorithm(graph, "neighbor_alltoallv", "standard"));
     check(!armed(graph, 0), "neighbour explicit", "XCHG_Comm_set_algorithm left the path armed");
     neighbor_call(graph, 2, "neighbour explicit", &started, ran);
@@ -214,12 +236,13 @@ static void blocking_model(void)
 {
     char what[128], ran[NAME_LEN];
     MPI_Comm graph = new_ring_graph();
-    for (int call = 0; call < 4; call++) {
+    for (int call = 0; call < 5; call++) { /* XCHG_AGREE=sampled agrees at 0, 1, 4 */
         snprintf(what, sizeof what, "neighbour blocking, call %d", call);
         blocking_call(graph, call < 3 ? 1 : 5, what, ran);
         check(strcmp(ran, "mpi") == 0, what, ran);
         check(armed(graph, 1), what, "the blocking fast path is not armed");
     }
+    in_place_refused(graph, 1, "neighbour blocking, MPI_IN_PLACE"); /* call 5: the path's */
     CHECK_MPI(XCHG_Comm_set_algorithm(graph, "neighbor_alltoallv", "standard"));
     check(!armed(graph, 1), "neighbour blocking explicit", "set_algorithm left the path armed");
     blocking_call(graph, 2, "neighbour blocking explicit", ran);
