@@ -161,23 +161,21 @@ fail:
     return rc;
 }
 
-/* Context and normalized arguments of a neighbourhood call (local after the
- * first call on comm, which duplicates it). */
-static int neighbor_args(MPI_Comm comm, const struct xchg_topo *topo, const void *sendbuf,
-                         const int *sendcounts, const int *sdispls, MPI_Datatype sendtype,
-                         void *recvbuf, const int *recvcounts, const int *rdispls,
-                         MPI_Datatype recvtype, int nonblocking, xchg_context **ctx,
-                         xchg_args *args)
+/* Normalized arguments of a neighbourhood call on comm, whose context is
+ * ctx (local). */
+static int neighbor_args(MPI_Comm comm, const xchg_context *ctx, const struct xchg_topo *topo,
+                         const void *sendbuf, const int *sendcounts, const int *sdispls,
+                         MPI_Datatype sendtype, void *recvbuf, const int *recvcounts,
+                         const int *rdispls, MPI_Datatype recvtype, xchg_args *args)
 {
     neighbor_lists lists = {0};
     int rc;
-    XCHG_CHECK(nonblocking ? xchg_context_get_nonblocking(comm, ctx) : xchg_context_get(comm, ctx));
-    XCHG_CHECK(call_lists(comm, (*ctx)->size, topo, &lists));
+    XCHG_CHECK(call_lists(comm, ctx->size, topo, &lists));
     XCHG_CHECK(xchg_args_neighbor_alltoallv(args, lists.indegree, lists.sources,
                                             lists.outdegree, lists.destinations, sendbuf,
                                             sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                            rdispls, recvtype, (*ctx)->comm, (*ctx)->rank,
-                                            (*ctx)->size));
+                                            rdispls, recvtype, ctx->comm, ctx->rank,
+                                            ctx->size));
 fail:
     free(lists.owned);
     return rc;
@@ -312,9 +310,10 @@ static int init_request(XCHG_Topo topo, const void *sendbuf, const int sendcount
     xchg_context *ctx;
     xchg_args args;
     int rc = request ? MPI_SUCCESS : xchg_error(MPI_ERR_ARG, "request is NULL");
+    if (rc == MPI_SUCCESS) rc = xchg_context_get(comm, &ctx);
     if (rc == MPI_SUCCESS)
-        rc = neighbor_args(comm, topo, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, 0, &ctx, &args);
+        rc = neighbor_args(comm, ctx, topo, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, &args);
     if (rc != MPI_SUCCESS) return xchg_raise(comm, rc);
     if (with_indices) {
         rc = copy_gindex(&args, sendcounts, sdispls, sidx, recvcounts, rdispls, ridx);
@@ -423,8 +422,8 @@ int XCHG_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
     if (rc == MPI_SUCCESS && xchg_neighbor_fast_take(ctx, &call))
         return xchg_raise(comm, xchg_neighbor_fast_run(ctx, &call));
     if (rc == MPI_SUCCESS)
-        rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, 0, &ctx, &args);
+        rc = neighbor_args(comm, ctx, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, &args);
     if (rc == MPI_SUCCESS) rc = xchg_call_blocking(ctx, &args);
     return xchg_raise(comm, rc);
 }
@@ -441,11 +440,11 @@ int XCHG_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
     int taken = 0, rc;
     if (!request) return xchg_raise(comm, xchg_error(MPI_ERR_ARG, "request is NULL"));
     *request = XCHG_REQUEST_NULL;
-    rc = xchg_context_get_nonblocking(comm, &ctx); /* the fast path needs no lists */
+    rc = xchg_context_get_nonblocking(comm, &ctx); /* local: the setup is a task's */
     if (rc == MPI_SUCCESS) rc = xchg_request_start_library(comm, ctx, &call, request, &taken);
     if (rc == MPI_SUCCESS && !taken)
-        rc = neighbor_args(comm, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                           recvcounts, rdispls, recvtype, 1, &ctx, &args);
+        rc = neighbor_args(comm, ctx, NULL, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                           recvcounts, rdispls, recvtype, &args);
     if (rc == MPI_SUCCESS && !taken)
         rc = xchg_request_start_nonblocking(comm, ctx, &args, request);
     return xchg_raise(comm, rc);

@@ -146,7 +146,7 @@ static void in_place_refused(MPI_Comm graph, int blocking, const char *what)
                                                  counts, displs, MPI_INT, graph)
                        : XCHG_Ineighbor_alltoallv(MPI_IN_PLACE, counts, displs, MPI_INT, buf,
                                                   counts, displs, MPI_INT, graph, &req);
-    if (err != MPI_SUCCESS) MPI_Error_class(err, &cls);
+    if (err != MPI_SUCCESS) CHECK_MPI(MPI_Error_class(err, &cls));
     check(cls == MPI_ERR_BUFFER && req == XCHG_REQUEST_NULL &&
               strstr(XCHG_Last_error(), "MPI_IN_PLACE is not valid"),
           what, err == MPI_SUCCESS ? "MPI_IN_PLACE accepted" : XCHG_Last_error());

@@ -31,18 +31,9 @@
  * is agreed the same way (its bytes: counts times each peer's type size),
  * on a schedule of its own (XCHG_ALLTOALLW decides it when set).
  *
- * neighbor_alltoallv's inputs (the busiest rank's on- and off-node messages
- * and bytes, and other nodes: neighbor_inputs.c) are agreed by one
- * xchg_allreduce(MAX) of five int64: at a persistent init; for blocking and
- * nonblocking calls on the same schedule as alltoallv's (XCHG_AGREE;
- * the calls between reuse the last choice, so a `standard` call still
- * sends nothing but its messages), and besides whenever every rank builds a
- * plan together (locality's, after a pattern changed somewhere:
- * pattern_cache.h, xchg_plan_get_pattern's `rechoose`). The last agreed
- * choice is kept with that cache (xchg_pattern_cache.agreed_choice). Not
- * at all when an override, XCHG_NEIGHBOR_ALLTOALLV or a tuning rule without
- * `bytes` decides, nor for blocking calls under XCHG_AGREE=never (the fixed
- * rule, standard).
+ * The neighbourhood alltoallv's selection (its agreed pattern, the pattern
+ * cache's agreed choice, the model's `standard` run as `mpi`) is in
+ * select_neighbor.c; the steps both share, in select_internal.h.
  */
 #include "select.h"
 
@@ -53,8 +44,8 @@
 #include "../core/error.h"
 #include "../nonblocking_fast.h"
 #include "model.h"
-#include "neighbor_inputs.h"
 #include "online.h"
+#include "select_internal.h"
 #include "tuning.h"
 #include "xchg.h"
 
@@ -102,8 +93,8 @@ static int parse_memoized(xchg_context *ctx, xchg_coll coll, const char *text,
 
 /* The override or the environment, when one decides (*source: which;
  * NULL when neither does). */
-static int explicit_choice(xchg_context *ctx, xchg_coll coll, xchg_choice *out,
-                           const char **source)
+int xchg_select_explicit(xchg_context *ctx, xchg_coll coll, xchg_choice *out,
+                         const char **source)
 {
     *source = "XCHG_Comm_set_algorithm";
     if (ctx->has_override[coll]) {
@@ -195,31 +186,6 @@ static int model_choice(xchg_context *ctx, const xchg_select_input *exact, xchg_
     return MPI_SUCCESS;
 }
 
-/* A blocking or nonblocking neighbourhood call's `standard` from the model
- * or the fixed rule runs as `mpi`: its communicator carries the call's
- * graph, and the MPI library's own collective sends the same messages
- * (Open MPI 4.1 and MPICH 4 post one receive per source and one send per
- * destination, as `standard` does), without xchg's path around it once
- * the fast path takes the calls (src/neighbor_fast.c): `standard` through
- * xchg was 1.1-1.7x MPI's own blocking call at 16 B-4 KiB on 2-4 ranks
- * (docs/results/selection/online/nonblocking-neighbor/). A tuning rule's or
- * an explicit `standard` stays; a persistent init (perhaps an XCHG_Topo
- * without the graph) measures its candidates instead (online_init.c). */
-static int standard_runs_as_library(const xchg_select_input *in, const char *source,
-                                    const xchg_choice *choice)
-{
-    int by_rule = strcmp(source, "the cost model") == 0 || strcmp(source, "the fixed rule") == 0;
-    return in->coll == XCHG_NEIGHBOR_ALLTOALLV && !in->persistent_init && by_rule &&
-           strcmp(choice->algo->name, "standard") == 0;
-}
-
-static int library_for_standard(const xchg_context *ctx, const xchg_select_input *in,
-                                const char *source, xchg_choice *out)
-{
-    if (!standard_runs_as_library(in, source, out)) return MPI_SUCCESS;
-    return xchg_choice_library(ctx, XCHG_NEIGHBOR_ALLTOALLV, out);
-}
-
 /* XCHG_VERBOSE: rank 0 of the communicator says what was chosen and why,
  * whenever the automatic choice changes (with the model's runners-up). */
 static void report_choice(xchg_context *ctx, const xchg_select_input *in, const char *source,
@@ -244,7 +210,7 @@ static void report_choice(xchg_context *ctx, const xchg_select_input *in, const 
                         (long long)in->nbr.remote_msgs, (long long)in->nbr.local_msgs,
                         (long long)in->nbr.remote_bytes, (long long)in->nbr.local_bytes,
                         (long long)in->nbr.remote_nodes);
-    if (standard_runs_as_library(in, source, choice))
+    if (xchg_select_standard_runs_as_library(in, source, choice))
         len += snprintf(line + len, sizeof line - (size_t)len,
                         "; runs as mpi (the MPI library's own: the same messages)");
     const xchg_platform *plat;
@@ -264,8 +230,8 @@ static void report_choice(xchg_context *ctx, const xchg_select_input *in, const 
 }
 
 /* Everything after the override and the environment; *source: what decided. */
-static int automatic_choice(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out,
-                            const char **source)
+int xchg_select_automatic(xchg_context *ctx, const xchg_select_input *in, xchg_choice *out,
+                          const char **source)
 {
     const char *tuned;
     int rc = xchg_tuning_lookup(in, &tuned);
@@ -289,11 +255,12 @@ int xchg_select_explain(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_c
                         const char **source)
 {
     const char *why;
-    int rc = explicit_choice(ctx, coll, out, &why);
+    int rc = xchg_select_explicit(ctx, coll, out, &why);
     if (rc == MPI_SUCCESS && !why) {
         xchg_select_input in = xchg_select_input_of(ctx, coll, bytes);
-        rc = automatic_choice(ctx, &in, out, &why);
-        if (rc == MPI_SUCCESS) rc = library_for_standard(ctx, &in, why, out); /* as calls run */
+        rc = xchg_select_automatic(ctx, &in, out, &why);
+        if (rc == MPI_SUCCESS) /* as the calls run it */
+            rc = xchg_select_library_for_standard(ctx, &in, why, out);
     }
     if (source) *source = why;
     return rc;
@@ -304,9 +271,7 @@ int xchg_select_local(xchg_context *ctx, xchg_coll coll, int64_t bytes, xchg_cho
     return xchg_select_explain(ctx, coll, bytes, out, NULL);
 }
 
-typedef enum { AGREE_SAMPLED, AGREE_ALWAYS, AGREE_NEVER } agree_mode;
-
-static int agree_mode_of_env(agree_mode *mode)
+int xchg_select_agree_mode(agree_mode *mode)
 {
     const char *env = getenv("XCHG_AGREE");
     *mode = AGREE_SAMPLED;
@@ -343,83 +308,6 @@ static int agree(xchg_context *ctx, const xchg_args *args, xchg_select_input *in
     in->bytes = global[0] / (args->size > 0 ? args->size : 1);
     in->max_block_bytes = global[1];
     in->max_peers = (int)global[2];
-    return MPI_SUCCESS;
-}
-
-/* neighbor_alltoallv: *decided = 1 and the choice when no agreement is
- * needed: a tuning rule that matches without sizes, or a blocking call under
- * XCHG_AGREE=never (the fixed rule, as `mpi`); *mode: XCHG_AGREE's. */
-static int neighbor_unagreed(xchg_context *ctx, xchg_select_form form, xchg_choice *out,
-                             int *decided, agree_mode *mode)
-{
-    int persistent = form != XCHG_SELECT_BLOCKING;
-    xchg_select_input in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
-    in.persistent_init = form == XCHG_SELECT_INIT;
-    const char *tuned, *source;
-    int rc = agree_mode_of_env(mode);
-    if (rc == MPI_SUCCESS) rc = xchg_tuning_lookup(&in, &tuned);
-    *decided = rc == MPI_SUCCESS && (tuned || (!persistent && *mode == AGREE_NEVER));
-    if (!*decided) return rc;
-    rc = automatic_choice(ctx, &in, out, &source);
-    return rc == MPI_SUCCESS ? library_for_standard(ctx, &in, source, out) : rc;
-}
-
-/* The agreed pattern's automatic choice (into the pattern cache's agreed
- * choice too, for the blocking calls between agreements, unless it is a
- * persistent init's); *in, *source: its inputs and what decided. */
-static int neighbor_agreed(xchg_context *ctx, const xchg_args *args, int persistent_init,
-                           xchg_select_input *in, xchg_choice *out, const char **source)
-{
-    xchg_pattern_cache *cache = &ctx->pattern_cache;
-    *in = xchg_select_input_of(ctx, XCHG_NEIGHBOR_ALLTOALLV, -1);
-    in->persistent_init = persistent_init;
-    int rc = xchg_neighbor_input_agree(ctx, args, in);
-    if (rc == MPI_SUCCESS) rc = automatic_choice(ctx, in, out, source);
-    if (rc != MPI_SUCCESS || persistent_init) /* a persistent rule is no blocking call's */
-        return rc;
-    if ((rc = library_for_standard(ctx, in, *source, out)) != MPI_SUCCESS) return rc;
-    cache->agreed_choice = *out;
-    cache->has_agreed_choice = 1;
-    return MPI_SUCCESS;
-}
-
-int xchg_select_neighbor_agreed(xchg_context *ctx, const xchg_args *args, xchg_choice *out)
-{
-    xchg_select_input in;
-    const char *source;
-    return neighbor_agreed(ctx, args, 0, &in, out, &source);
-}
-
-/* A persistent init: the agreed choice; the cost model's is measured
- * against the other candidates (online_init.c). */
-static int neighbor_persistent(xchg_context *ctx, const xchg_args *args, xchg_choice *out)
-{
-    xchg_select_input in;
-    const char *source;
-    int rc = neighbor_agreed(ctx, args, 1, &in, out, &source);
-    if (rc == MPI_SUCCESS && strcmp(source, "the cost model") == 0)
-        rc = xchg_online_init_choose(ctx, args, &in, out);
-    return rc;
-}
-
-int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
-                              int *automatic)
-{
-    const char *source;
-    agree_mode mode;
-    int rc = explicit_choice(ctx, XCHG_NEIGHBOR_ALLTOALLV, out, &source);
-    int decided = 1;
-    *automatic = 0;
-    if (rc == MPI_SUCCESS && !source)
-        rc = neighbor_unagreed(ctx, XCHG_SELECT_BLOCKING, out, &decided, &mode);
-    if (rc != MPI_SUCCESS || decided) return rc;
-    xchg_select_memory *m = &ctx->selection.memory[XCHG_NEIGHBOR_ALLTOALLV];
-    unsigned long n = m->calls++;
-    *automatic = 1;
-    const xchg_pattern_cache *cache = &ctx->pattern_cache;
-    if (mode == AGREE_ALWAYS || xchg_select_sampled_agrees_at(n) || !cache->has_agreed_choice)
-        return xchg_select_neighbor_agreed(ctx, args, out);
-    *out = cache->agreed_choice;
     return MPI_SUCCESS;
 }
 
@@ -460,7 +348,7 @@ int xchg_select_nonblocking_now(xchg_context *ctx, const xchg_args *args, xchg_c
         *chosen = 1;
         return xchg_select_call(ctx, args, XCHG_SELECT_NONBLOCKING, out);
     }
-    int rc = explicit_choice(ctx, args->coll, out, &source);
+    int rc = xchg_select_explicit(ctx, args->coll, out, &source);
     if (rc != MPI_SUCCESS || source) {
         *chosen = rc == MPI_SUCCESS;
         return rc;
@@ -475,7 +363,7 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form 
     int persistent = form != XCHG_SELECT_BLOCKING; /* chooses once, for the request */
     if (!persistent) /* what it learns may change a nonblocking call's choice */
         xchg_nonblocking_fast_disarm(ctx, args->coll);
-    int rc = explicit_choice(ctx, args->coll, out, &source);
+    int rc = xchg_select_explicit(ctx, args->coll, out, &source);
     if (rc == MPI_SUCCESS && source && !persistent)
         xchg_online_note_explicit(ctx, args->coll, !ctx->has_override[args->coll]);
     if (rc != MPI_SUCCESS || source) return rc;
@@ -487,9 +375,9 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form 
     if (args->coll == XCHG_NEIGHBOR_ALLTOALLV) {
         int decided;
         agree_mode mode;
-        rc = neighbor_unagreed(ctx, form, out, &decided, &mode);
+        rc = xchg_select_neighbor_unagreed(ctx, form, out, &decided, &mode);
         if (rc != MPI_SUCCESS || decided) return rc;
-        return form == XCHG_SELECT_INIT ? neighbor_persistent(ctx, args, out)
+        return form == XCHG_SELECT_INIT ? xchg_select_neighbor_persistent(ctx, args, out)
                                         : xchg_select_neighbor_agreed(ctx, args, out);
     }
     xchg_select_input in = xchg_select_input_of(ctx, args->coll, args->uniform_bytes);
@@ -509,7 +397,7 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form 
     if (xchg_coll_is_v(args->coll)) { /* alltoallv, alltoallw: agreed sizes */
         xchg_select_memory *m = &ctx->selection.memory[args->coll];
         agree_mode mode;
-        if ((rc = agree_mode_of_env(&mode)) != MPI_SUCCESS) return rc;
+        if ((rc = xchg_select_agree_mode(&mode)) != MPI_SUCCESS) return rc;
         if (persistent) {
             rc = agree(ctx, args, &in);
         } else if (mode != AGREE_NEVER) {
@@ -524,7 +412,7 @@ int xchg_select_call(xchg_context *ctx, const xchg_args *args, xchg_select_form 
         }
         if (rc != MPI_SUCCESS) return rc;
     }
-    rc = automatic_choice(ctx, &in, out, &source);
+    rc = xchg_select_automatic(ctx, &in, out, &source);
     /* Online selection (online.h): a blocking call's signature, or what it
      * learned, or a persistent init's measurement. */
     int online = args->coll != XCHG_NEIGHBOR_ALLTOALLV;
