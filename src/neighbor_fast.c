@@ -14,7 +14,7 @@
  * the normal path runs `mpi` too (so the ranks' calls match whichever path
  * each takes).
  *
- * The choice stays the normal path's (select.c: xchg_select_neighbor_call):
+ * The choice stays the normal path's (select_neighbor.c: xchg_select_neighbor_call):
  *   explicit (XCHG_Comm_set_algorithm, which disarms the path, or
  *     XCHG_NEIGHBOR_ALLTOALLV), a tuning rule that needs no agreement, the
  *     fixed rule (XCHG_AGREE=never): read as constant, as the dense fast

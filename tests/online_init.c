@@ -162,8 +162,9 @@ void persistent_neighbor_init(void)
     CHECK_MPI(XCHG_Neighbor_alltoallv(send, g.sc, g.sd, MPI_DOUBLE, got, g.rc, g.rd, MPI_DOUBLE,
                                       graph));
     check_same_choice_on(graph, "neighbor_alltoallv", "neighbour init: XCHG_ONLINE=0", model);
-    /* a blocking call runs the model's `standard` as `mpi` (src/select/select.c), an init
-     * keeps it (it may serve an XCHG_Topo without the graph) */
+    /* a blocking call runs the model's `standard` as `mpi`
+     * (src/select/select_neighbor.c), an init keeps it (it may serve an
+     * XCHG_Topo without the graph) */
     expect(chosen, strcmp(model, "mpi") == 0 ? "standard" : model,
            "neighbour init: XCHG_ONLINE=0 (the model's, as a blocking call's)");
     CHECK_MPI(MPI_Comm_free(&graph));

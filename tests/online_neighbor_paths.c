@@ -21,7 +21,8 @@
  *            once on even ranks and runs in a task behind it on odd ones,
  *            and both choose `mpi`.
  * Blocking (src/neighbor_fast.c: after a call ran `mpi`, the next goes to
- * the library; src/select/select.c: the model's `standard` runs as `mpi`):
+ * the library; src/select/select_neighbor.c: the model's `standard` runs
+ * as `mpi`):
  *   model    the ring's calls run `mpi`, each leaving the fast path armed
  *            (the last with other counts); MPI_IN_PLACE on call 5 (the
  *            path's: no agreement falls on it) gets the normal path's
@@ -182,7 +183,10 @@ static XCHG_Request task_ahead(MPI_Comm graph, int *buf, int *counts, int *displ
     int rank, P;
     CHECK_MPI(MPI_Comm_rank(graph, &rank));
     CHECK_MPI(MPI_Comm_size(graph, &P));
-    for (int p = 0; p < P; p++) counts[p] = 2, displs[p] = 2 * p, buf[2 * p] = buf[2 * p + 1] = rank;
+    for (int p = 0; p < P; p++) {
+        counts[p] = 2, displs[p] = 2 * p;
+        buf[2 * p] = buf[2 * p + 1] = rank;
+    }
     XCHG_Request v;
     CHECK_MPI(XCHG_Ialltoallv(buf, counts, displs, MPI_INT, buf + 2 * P, counts, displs, MPI_INT,
                               graph, &v));

@@ -8,7 +8,7 @@
  *          ranks one; many off-node messages per rank (the cost model
  *          chooses locality on virtual nodes);
  *   ring   both ring neighbours, and rank 0 also rank P/2 (standard, which
- *          runs as mpi: select.c);
+ *          runs as mpi: src/select/select_neighbor.c);
  *   toggle the ring plus 30 blocks from rank 0 to rank P-1 and 30 more
  *          from rank 1 to rank 2 (P >= 4), each set empty or not, in three
  *          blocking calls: both full, both empty, the first full: at the

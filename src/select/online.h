@@ -25,7 +25,7 @@
  * (its signature needs agreed sizes: select.c). XCHG_ONLINE=0: the model.
  * Blocking neighbourhood calls keep the model (their plans are cached by
  * pattern, looked up after the choice: a pattern that changes on some
- * ranks is found only then), its `standard` run as `mpi` (select.c);
+ * ranks is found only then), its `standard` run as `mpi` (select_neighbor.c);
  * nonblocking ones run `mpi` like alltoallv's.
  *
  * The state hangs off the context (ctx->online) but belongs to this module.

@@ -43,7 +43,7 @@ int xchg_select_nonblocking_now(xchg_context *ctx, const xchg_args *args, xchg_c
  * on `args` on the schedule of XCHG_AGREE (collective then: one
  * MPI_Allreduce) and between those calls the last agreed one, with
  * *automatic = 1. The model's or the fixed rule's `standard` comes back
- * as `mpi` (select.c: library_for_standard). */
+ * as `mpi` (select_neighbor.c: library_for_standard). */
 int xchg_select_neighbor_call(xchg_context *ctx, const xchg_args *args, xchg_choice *out,
                               int *automatic);
 

@@ -43,7 +43,7 @@ one() {
     # Online selection may try `mpi` on host buffers, which the checks of
     # "what ran" would take for the device route: off here. Likewise the
     # neighbourhood collective's model runs its `standard` as `mpi`
-    # (src/select/select.c): `standard` chosen explicitly.
+    # (src/select/select_neighbor.c): `standard` chosen explicitly.
     set -- XCHG_ONLINE=0 XCHG_NEIGHBOR_ALLTOALLV=standard "$@"
     local forward=() v out line
     if "$launcher" --version 2>&1 | grep -q "Open MPI"; then
